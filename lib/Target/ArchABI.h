@@ -1,0 +1,96 @@
+//===- ArchABI.h - Per-architecture register and calling-convention data -===//
+//
+/// \file
+/// What the prologue generator needs to know about an architecture: where
+/// each register lives in the `struct pt_regs` a BPF kprobe/uprobe program
+/// receives as its context, which registers carry integer arguments and the
+/// return value, and where stack arguments sit at function entry. Each
+/// architecture is one table of data in its own file (ArchX86_64.cpp, ...);
+/// no code outside this library switches on the architecture.
+//===----------------------------------------------------------------------===//
+
+#ifndef BPFPROBE_TARGET_ARCHABI_H
+#define BPFPROBE_TARGET_ARCHABI_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bpfprobe {
+
+/// One machine register as seen through `struct pt_regs`.
+struct RegInfo {
+  /// Name in kprobe_events fetch-arg syntax, without '%' ("di", "r8", "sp").
+  const char *Name;
+  /// Byte offset of the register's slot in the BPF program's `struct pt_regs`.
+  unsigned PtRegsOffset;
+  /// Size of the slot in bytes (8 on 64-bit arches, 4 on 32-bit ones).
+  unsigned Size;
+  /// DWARF register number, or -1 when DWARF has none for it.
+  int DwarfNum;
+  /// Other accepted spellings ("rdi" for "di"), comma separated, or "".
+  const char *Aliases;
+};
+
+/// One calling convention: the integer argument registers in order, and the
+/// rule for arguments that do not fit in them.
+struct CallingConv {
+  const char *Name; ///< "sysv", "regparm3", "cdecl", ...
+  /// Indices into ArchABI::Regs of the integer/pointer argument registers.
+  llvm::ArrayRef<unsigned> ArgRegs;
+  /// Offset from the stack pointer, at function entry, of the first stack
+  /// argument (x86_64: 8, past the return address).
+  unsigned StackArgOffset;
+  /// Size of one stack argument slot.
+  unsigned StackSlotSize;
+  /// Indices into ArchABI::Regs of the return-value register(s); the second
+  /// one, if any, holds the high half of a double-width return.
+  llvm::ArrayRef<unsigned> RetRegs;
+};
+
+struct ArchABI {
+  /// Canonical name ("x86_64"), as accepted by -fplugin-arg-bpfprobe-arch=.
+  const char *Name;
+  /// Other names: libbpf __TARGET_ARCH_* suffix ("x86"), triple arch names.
+  const char *Aliases;
+  /// Source of the table: kernel header and psABI section.
+  const char *Reference;
+  unsigned PointerSize;     ///< bytes
+  unsigned LongSize;        ///< bytes
+  unsigned LongLongAlign;   ///< bytes
+  bool LittleEndian;
+  llvm::ArrayRef<RegInfo> Regs;
+  unsigned SPReg;           ///< index into Regs
+  unsigned IPReg;           ///< index into Regs
+  CallingConv KernelCC;     ///< used by kprobe/kretprobe
+  CallingConv UserCC;       ///< used by uprobe/uretprobe
+
+  const RegInfo &reg(unsigned Idx) const { return Regs[Idx]; }
+  /// Finds a register by kprobe_events name or alias; -1 if unknown.
+  int findReg(llvm::StringRef Name) const;
+  /// Finds a register by DWARF number; -1 if unknown.
+  int findDwarfReg(unsigned DwarfNum) const;
+  /// Names of all registers, comma separated, for diagnostics.
+  std::string regNames() const;
+  const CallingConv &conv(bool UserSpace) const {
+    return UserSpace ? UserCC : KernelCC;
+  }
+};
+
+/// Looks an architecture up by name or alias ("x86_64", "x86", "amd64").
+const ArchABI *lookupArch(llvm::StringRef Name);
+/// Maps a libbpf `__TARGET_ARCH_<x>` suffix to an architecture.
+const ArchABI *lookupArchByTargetMacro(llvm::StringRef Suffix);
+/// The architecture of the machine the compiler runs on, or null.
+const ArchABI *hostArch();
+/// All known architectures.
+llvm::ArrayRef<const ArchABI *> allArchs();
+/// Names of all known architectures, comma separated.
+std::string archNames();
+
+} // namespace bpfprobe
+
+#endif

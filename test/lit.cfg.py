@@ -1,0 +1,73 @@
+# lit configuration for the bpfprobe suite.
+import os
+import sys
+import platform
+import shutil
+import subprocess
+
+import lit.formats
+import lit.util
+
+config.name = "bpfprobe"
+config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
+config.suffixes = [".c", ".ll", ".test", ".cpp"]
+config.excludes = ["Inputs", "CMakeLists.txt", "tools", "fuzz"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.bpfprobe_obj_root, "test")
+
+tools = config.llvm_tools_dir
+config.environment["PATH"] = os.pathsep.join(
+    [config.bpfprobe_bin_dir, tools, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+clang = os.path.join(tools, "clang")
+inc = os.path.join(config.bpfprobe_src_root, "include")
+multiarch = "/usr/include/%s-linux-gnu" % platform.machine()
+bpf_cflags = "-target bpf -I%s -I%s %s" % (inc, multiarch, config.libbpf_cflags.replace(";", " "))
+
+config.substitutions.append(("%clang_bpf", "%s %s -fplugin=%s" % (clang, bpf_cflags, config.bpfprobe_plugin)))
+config.substitutions.append(("%bpf_cflags", bpf_cflags))
+config.substitutions.append(("%bpfprobe_plugin", config.bpfprobe_plugin))
+config.substitutions.append(("%clang_host", clang))
+config.substitutions.append(("%clang", clang))
+# opt needs clang's own library loaded first: the plugin is also a clang
+# frontend plugin and refers to libclang-cpp symbols.
+libclang_cpp = os.path.join(config.llvm_lib_dir, "libclang-cpp.so")
+config.substitutions.append(("%opt_bpfprobe", "%s -load=%s -load-pass-plugin=%s" % (
+    os.path.join(tools, "opt"), libclang_cpp, config.bpfprobe_plugin)))
+config.substitutions.append(("%gcc", config.gcc or "gcc"))
+config.substitutions.append(("%bpftool", config.bpftool or "bpftool"))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%python", sys.executable))
+
+config.available_features.add("llvm-%s" % config.llvm_version_major)
+if config.gcc:
+    config.available_features.add("gcc")
+if platform.machine() == "x86_64":
+    config.available_features.add("host-x86_64")
+
+
+def can_uprobe():
+    """Root, the bpf() syscall and the uprobe PMU: real attach tests can run."""
+    if os.geteuid() != 0:
+        return False
+    if not os.path.exists("/sys/bus/event_source/devices/uprobe/type"):
+        return False
+    if not os.path.exists("/sys/kernel/btf/vmlinux"):
+        return False
+    probe = os.path.join(config.bpfprobe_bin_dir, "bpfprobe-test-loader")
+    if not os.path.exists(probe):
+        return False
+    try:
+        return subprocess.run([probe, "--check"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=20).returncode == 0
+    except Exception:
+        return False
+
+
+if can_uprobe():
+    config.available_features.add("bpf-uprobe")
+if os.path.exists("/sys/bus/event_source/devices/kprobe/type"):
+    config.available_features.add("bpf-kprobe")
