@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * The `.bpfprobe` metadata format and the record layout of default-body
+ * probes, defined once for the writer (the plugin, C++) and the reader (the
+ * runtime helper, C). See docs/metadata.md for the full description.
+ */
+#ifndef BPFPROBE_METADATA_H
+#define BPFPROBE_METADATA_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Name of the ELF section that holds the site records. */
+#define BPFPROBE_METADATA_SECTION ".bpfprobe"
+/** First line of every record, followed by a space and the version. */
+#define BPFPROBE_METADATA_MAGIC "bpfprobe-site"
+/** The version this header describes. */
+#define BPFPROBE_METADATA_VERSION 1
+/** Last line of every record. */
+#define BPFPROBE_METADATA_END "end"
+
+/* Keys of a site record (see docs/metadata.md). */
+#define BPFPROBE_KEY_PROGRAM "program"
+#define BPFPROBE_KEY_SECTION "section"
+#define BPFPROBE_KEY_KIND "kind"
+#define BPFPROBE_KEY_TARGET "target"
+#define BPFPROBE_KEY_SYMBOL "symbol"
+#define BPFPROBE_KEY_OFFSET "offset"
+#define BPFPROBE_KEY_ADDRESS "address"
+#define BPFPROBE_KEY_SYMBOL_SIZE "symbol_size"
+#define BPFPROBE_KEY_ARCH "arch"
+#define BPFPROBE_KEY_BUILD_ID "build_id"
+#define BPFPROBE_KEY_SOURCE "source"
+#define BPFPROBE_KEY_SPEC "spec"
+#define BPFPROBE_KEY_ARG "arg"
+/** Present on default-body probes: the id in their ring-buffer records. */
+#define BPFPROBE_KEY_RECORD_ID "record_id"
+
+/*
+ * Default-body probes (BPF_PROBE_RECORD) send one record per hit to the
+ * ring buffer map named BPFPROBE_RECORDS_MAP: a header, then one slot per
+ * argument in order. Integer, bool and pointer arguments take 8 bytes (the
+ * value sign- or zero-extended to 64 bits per its type); string arguments
+ * take BPFPROBE_RECORD_STR_LEN bytes, NUL-terminated.
+ */
+#define BPFPROBE_RECORDS_MAP "bpfprobe_records"
+#define BPFPROBE_RECORD_STR_LEN 64
+
+struct bpfprobe_record_hdr {
+	unsigned int record_id; /* record_id of the site in the metadata */
+	unsigned int pid;       /* tgid of the task that hit the probe */
+	unsigned int tid;
+	unsigned int nargs;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BPFPROBE_METADATA_H */
