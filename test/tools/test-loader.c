@@ -58,7 +58,8 @@ static bool Verbose;
 
 static int printLibbpf(enum libbpf_print_level Level, const char *Fmt,
                        va_list Args) {
-  if (Level == LIBBPF_DEBUG && !Verbose)
+  /* Warnings carry the verifier log; -v adds libbpf's info and debug. */
+  if (Level != LIBBPF_WARN && !Verbose)
     return 0;
   return vfprintf(stderr, Fmt, Args);
 }
