@@ -1,1 +1,529 @@
-// placeholder, being written
+//===- ProbeAttr.cpp - Annotations to fetch plans, in the front end -----===//
+//
+/// \file
+/// Finds probe bodies, in either spelling:
+/// \code
+///   SEC("uprobe/./demo:add3(int, long long, char *)")      // section string
+///   BPF_PROBE("uprobe/./demo:add3(int, long long, char *)") // our attribute
+///   int on_add3(struct pt_regs *ctx, int a, long long b, char *s) { ... }
+/// \endcode
+/// parses the annotation, resolves it to a fetch plan, checks that each body
+/// parameter can hold its value, and hands the plan to the IR pass as an
+/// `annotate("bpfprobe.plan:...")` attribute while dropping the section from
+/// the body (the wrapper the pass creates takes it). Every problem is a
+/// Clang diagnostic whose caret sits on the offending character inside the
+/// string literal, also through the SEC() macro: a token watcher remembers
+/// the string literal tokens so the section name can be mapped back to them.
+//===----------------------------------------------------------------------===//
+
+#include "BPFProbe.h"
+#include "Plan/FetchPlan.h"
+#include "Resolve/Resolver.h"
+#include "Spec/ProbeSpec.h"
+#include "Target/ArchABI.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/TargetInfo.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/LiteralSupport.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace bpfprobe {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The bpfprobe("...") attribute
+//===----------------------------------------------------------------------===//
+
+struct ProbeAttrInfo : public ParsedAttrInfo {
+  ProbeAttrInfo() {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "bpfprobe"},
+                                     {ParsedAttr::AS_C23, "bpfprobe::probe"},
+                                     {ParsedAttr::AS_CXX11, "bpfprobe::probe"}};
+    Spellings = S;
+    NumArgs = 1;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    if (isa<FunctionDecl>(D))
+      return true;
+    S.Diag(Attr.getLoc(), diag::warn_attribute_wrong_decl_type_str)
+        << Attr << Attr.isRegularKeywordAttribute() << "functions";
+    return false;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &Attr) const override {
+    Expr *Arg = Attr.getNumArgs() ? Attr.getArgAsExpr(0) : nullptr;
+    auto *Lit = Arg ? dyn_cast<clang::StringLiteral>(Arg->IgnoreParenCasts()) : nullptr;
+    if (!Lit || !Lit->isOrdinary()) {
+      DiagnosticsEngine &DE = S.getDiagnostics();
+      DE.Report(Arg ? Arg->getExprLoc() : Attr.getLoc(),
+                DE.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "'bpfprobe' attribute takes one string "
+                                   "literal, the probe annotation"));
+      return AttributeNotApplied;
+    }
+    Expr *Args[] = {Lit};
+    D->addAttr(AnnotateAttr::Create(S.Context, SpecAnnotation, Args, 1,
+                                    Attr.getRange()));
+    return AttributeApplied;
+  }
+};
+
+ParsedAttrInfoRegistry::Add<ProbeAttrInfo>
+    RegisterAttr("bpfprobe", "a bpfprobe probe annotation");
+
+//===----------------------------------------------------------------------===//
+// Mapping annotation bytes back to source locations
+//===----------------------------------------------------------------------===//
+
+/// Consecutive string-literal tokens, as the parser saw them after macro
+/// expansion: the pieces of one (possibly concatenated) literal.
+struct LiteralRun {
+  SmallVector<Token, 2> Toks;
+};
+
+bool mayStartProbe(const Token &T) {
+  if (!T.is(tok::string_literal) || !T.getLiteralData())
+    return false;
+  StringRef S(T.getLiteralData(), T.getLength());
+  return S.starts_with("\"kprobe") || S.starts_with("\"kretprobe") ||
+         S.starts_with("\"uprobe") || S.starts_with("\"uretprobe");
+}
+
+/// Turns byte offsets of the annotation into source locations.
+class SpecLocator {
+public:
+  SpecLocator(ASTContext &Ctx, const clang::StringLiteral *Lit, SourceLocation Fallback)
+      : Ctx(Ctx), Lit(Lit), Fallback(Fallback) {}
+
+  SourceLocation at(unsigned Offset) const {
+    if (!Lit || Offset > Lit->getLength())
+      return Fallback;
+    return Lit->getLocationOfByte(Offset, Ctx.getSourceManager(),
+                                  Ctx.getLangOpts(), Ctx.getTargetInfo());
+  }
+  CharSourceRange range(TextRange R) const {
+    if (!Lit || R.End <= R.Begin)
+      return CharSourceRange();
+    return CharSourceRange::getCharRange(at(R.Begin), at(R.End));
+  }
+
+private:
+  ASTContext &Ctx;
+  const clang::StringLiteral *Lit;
+  SourceLocation Fallback;
+};
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+ScalarType scalarFromQualType(QualType T, ASTContext &Ctx) {
+  ScalarType S;
+  S.Text = T.getAsString(Ctx.getPrintingPolicy());
+  QualType C = T.getCanonicalType();
+  if (const auto *ET = C->getAs<EnumType>())
+    C = ET->getDecl()->getIntegerType().getCanonicalType();
+  if (C.isNull() || C->isVoidType()) {
+    S.Kind = ScalarType::Void;
+    return S;
+  }
+  if (C->isIncompleteType()) {
+    S.Kind = ScalarType::Aggregate;
+    return S;
+  }
+  S.Size = Ctx.getTypeSizeInChars(C).getQuantity();
+  if (C->isPointerType() || C->isBlockPointerType())
+    S.Kind = ScalarType::Pointer;
+  else if (C->isBooleanType())
+    S.Kind = ScalarType::Bool;
+  else if (C->isRealFloatingType())
+    S.Kind = ScalarType::Float;
+  else if (C->isIntegerType()) {
+    S.Kind = S.Size > 8 ? ScalarType::Int128 : ScalarType::Int;
+    S.Signed = C->isSignedIntegerType();
+  } else
+    S.Kind = ScalarType::Aggregate;
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// The consumer
+//===----------------------------------------------------------------------===//
+
+class ProbeConsumer : public ASTConsumer {
+public:
+  ProbeConsumer(CompilerInstance &CI, const PluginOptions &Opts)
+      : CI(CI), Opts(Opts) {
+    // The section attribute keeps only the string's value; remember where
+    // the literal tokens were so carets can point into them.
+    CI.getPreprocessor().setTokenWatcher([this](const Token &T) {
+      if (T.is(tok::string_literal)) {
+        if (InRun) {
+          Runs.back().Toks.push_back(T);
+          return;
+        }
+        if (mayStartProbe(T)) {
+          Runs.emplace_back();
+          Runs.back().Toks.push_back(T);
+          InRun = true;
+          return;
+        }
+      }
+      InRun = false;
+    });
+  }
+
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    for (Decl *D : DG)
+      if (auto *FD = dyn_cast<FunctionDecl>(D))
+        if (FD->doesThisDeclarationHaveABody())
+          handleFunction(FD);
+    return true;
+  }
+
+private:
+  CompilerInstance &CI;
+  PluginOptions Opts;
+  std::vector<LiteralRun> Runs;
+  bool InRun = false;
+  const ArchABI *ABI = nullptr;
+
+  DiagnosticsEngine &diags() { return CI.getDiagnostics(); }
+
+  DiagnosticBuilder error(SourceLocation L, StringRef Msg) {
+    DiagnosticsEngine &D = diags();
+    return D.Report(L, D.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+           << Msg;
+  }
+  DiagnosticBuilder note(SourceLocation L, StringRef Msg) {
+    DiagnosticsEngine &D = diags();
+    return D.Report(L, D.getCustomDiagID(DiagnosticsEngine::Note, "%0"))
+           << Msg;
+  }
+
+  /// Rebuilds the string literal whose value is Text from the remembered
+  /// tokens, so that clang::StringLiteral::getLocationOfByte can map offsets.
+  const clang::StringLiteral *findLiteral(StringRef Text) {
+    ASTContext &Ctx = CI.getASTContext();
+    for (LiteralRun &R : Runs) {
+      StringLiteralParser P(R.Toks, CI.getPreprocessor());
+      if (P.hadError || !P.isOrdinary() || P.GetString() != Text)
+        continue;
+      SmallVector<SourceLocation, 2> Locs;
+      for (const Token &T : R.Toks)
+        Locs.push_back(T.getLocation());
+      QualType Ty = Ctx.getStringLiteralArrayType(Ctx.CharTy, Text.size());
+      return clang::StringLiteral::Create(Ctx, Text, StringLiteralKind::Ordinary,
+                                   false, Ty, Locs.data(), Locs.size());
+    }
+    return nullptr;
+  }
+
+  const ArchABI *arch() {
+    if (ABI)
+      return ABI;
+    if (!Opts.Arch.empty())
+      return ABI = lookupArch(Opts.Arch);
+    // libbpf's bpf_tracing.h convention: -D__TARGET_ARCH_<arch>.
+    Preprocessor &PP = CI.getPreprocessor();
+    for (const ArchABI *A : allArchs()) {
+      SmallVector<StringRef, 4> Names;
+      StringRef(A->Aliases).split(Names, ',');
+      Names.push_back(A->Name);
+      for (StringRef N : Names)
+        if (PP.isMacroDefined(("__TARGET_ARCH_" + N).str()))
+          return ABI = A;
+    }
+    return ABI = hostArch();
+  }
+
+  void handleFunction(FunctionDecl *FD) {
+    const clang::StringLiteral *Lit = nullptr;
+    std::string Text;
+    SourceLocation AttrLoc;
+    for (auto *A : FD->specific_attrs<AnnotateAttr>()) {
+      if (A->getAnnotation() != SpecAnnotation || A->args_size() != 1)
+        continue;
+      Lit = cast<clang::StringLiteral>(*A->args_begin());
+      Text = Lit->getString().str();
+      AttrLoc = A->getLocation();
+      break;
+    }
+    SectionAttr *Sec = FD->getAttr<SectionAttr>();
+    if (!Lit) {
+      if (!Sec || !looksLikeProbeSpec(Sec->getName()))
+        return;
+      Text = Sec->getName().str();
+      AttrLoc = Sec->getLocation();
+      Lit = findLiteral(Text);
+    }
+    SpecLocator Loc(CI.getASTContext(), Lit, AttrLoc);
+
+    auto SpecOrErr = parseProbeSpec(Text);
+    if (!SpecOrErr) {
+      handleAllErrors(SpecOrErr.takeError(), [&](const SpecError &E) {
+        error(Loc.at(E.offset()), E.text());
+      });
+      return;
+    }
+    ProbeSpec &Spec = *SpecOrErr;
+
+    const ArchABI *A = arch();
+    if (!A) {
+      error(AttrLoc, "cannot tell the target architecture: pass "
+                     "-fplugin-arg-bpfprobe-arch=NAME (one of " +
+                         archNames() + ")");
+      return;
+    }
+
+    if (!checkArgForms(Spec, Loc))
+      return;
+    if (!checkParamCount(FD, Spec, Loc))
+      return;
+
+    std::vector<ArgInput> Inputs;
+    if (!collectInputs(FD, Spec, *A, Loc, Inputs))
+      return;
+
+    if (!Opts.DebugInfo.empty() && needsDebugInfo(Spec, Loc))
+      return;
+
+    auto PlanOrErr = resolveWithoutDebugInfo(Spec, Inputs, *A);
+    if (!PlanOrErr) {
+      handleAllErrors(PlanOrErr.takeError(), [&](const ResolveError &E) {
+        error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
+      });
+      return;
+    }
+    SitePlan &Plan = *PlanOrErr;
+    if (!checkBinding(FD, Spec, Plan, Loc))
+      return;
+
+    Plan.Program = FD->getName().str();
+    Plan.Body = FD->getName().str();
+    if (Opts.PrintPlan)
+      outs() << formatKprobeEvent(Plan, *A) << "\n";
+
+    ASTContext &Ctx = CI.getASTContext();
+    std::string Ann = PlanAnnotationPrefix + serializePlan(Plan);
+    FD->addAttr(AnnotateAttr::CreateImplicit(Ctx, Ann, nullptr, 0));
+    FD->dropAttr<SectionAttr>();
+  }
+
+  /// Decides IdentOrType arguments and refuses mixing types with values.
+  bool checkArgForms(ProbeSpec &Spec, const SpecLocator &Loc) {
+    ASTContext &Ctx = CI.getASTContext();
+    for (ProbeArg &Arg : Spec.Args) {
+      if (Arg.Form != ProbeArg::IdentOrType)
+        continue;
+      const std::string &Name = Arg.Type.Words.front();
+      bool IsType = false;
+      for (NamedDecl *ND : Ctx.getTranslationUnitDecl()->lookup(
+               DeclarationName(&Ctx.Idents.get(Name))))
+        IsType |= isa<TypedefNameDecl>(ND);
+      Arg.Form = IsType ? ProbeArg::CType : ProbeArg::Expression;
+    }
+    const ProbeArg *FirstType = nullptr, *FirstValue = nullptr;
+    for (const ProbeArg &Arg : Spec.Args) {
+      const ProbeArg *&First =
+          Arg.Form == ProbeArg::CType ? FirstType : FirstValue;
+      if (!First)
+        First = &Arg;
+    }
+    if (FirstType && FirstValue) {
+      const ProbeArg *Late =
+          FirstType->Range.Begin > FirstValue->Range.Begin ? FirstType
+                                                           : FirstValue;
+      error(Loc.at(Late->Range.Begin),
+            "cannot mix C types and expressions in one argument list: list "
+            "the function's parameter types (calling-convention mode) or "
+            "expressions to fetch")
+          << Loc.range(Late->Range);
+      return false;
+    }
+    return true;
+  }
+
+  bool checkParamCount(FunctionDecl *FD, const ProbeSpec &Spec,
+                       const SpecLocator &Loc) {
+    if (FD->getNumParams() == 0 ||
+        !FD->getParamDecl(0)->getType()->isPointerType()) {
+      error(FD->getLocation(),
+            "probe body '" + FD->getName().str() +
+                "' must take the context pointer first: 'struct pt_regs "
+                "*ctx'");
+      return false;
+    }
+    unsigned Want = Spec.Args.size(), Have = FD->getNumParams() - 1;
+    if (Want == Have)
+      return true;
+    TextRange R = Spec.HasArgList ? Spec.ArgListRange : Spec.Place.SymbolRange;
+    error(Loc.at(R.Begin), "the annotation lists " + std::to_string(Want) +
+                               " argument" + (Want == 1 ? "" : "s") +
+                               " but '" + FD->getName().str() + "' takes " +
+                               std::to_string(Have) + " after the context")
+        << Loc.range(R);
+    if (Have > Want)
+      note(FD->getParamDecl(Want + 1)->getLocation(),
+           "first parameter without an argument");
+    else
+      note(FD->getLocation(), "probe body declared here");
+    return false;
+  }
+
+  bool collectInputs(FunctionDecl *FD, const ProbeSpec &Spec, const ArchABI &A,
+                     const SpecLocator &Loc, std::vector<ArgInput> &Inputs) {
+    ASTContext &Ctx = CI.getASTContext();
+    for (size_t I = 0; I < Spec.Args.size(); ++I) {
+      const ProbeArg &Arg = Spec.Args[I];
+      ParmVarDecl *P = FD->getParamDecl(I + 1);
+      ArgInput In;
+      In.ParamName = P->getName().empty() ? "arg" + std::to_string(I + 1)
+                                          : P->getName().str();
+      if (Arg.Form == ProbeArg::CType) {
+        auto T = classifyBuiltinCType(Arg.Type, A);
+        if (!T) {
+          handleAllErrors(T.takeError(), [&](const ResolveError &E) {
+            error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
+          });
+          return false;
+        }
+        if (*T) {
+          In.Type = **T;
+        } else {
+          QualType Q = lookupType(Arg.Type);
+          if (Q.isNull()) {
+            error(Loc.at(Arg.Type.Range.Begin),
+                  "unknown type '" + Arg.Type.Text +
+                      "'; declare it in this file (or include vmlinux.h) "
+                      "or use a built-in type")
+                << Loc.range(Arg.Type.Range);
+            return false;
+          }
+          In.Type = scalarFromQualType(Q, Ctx);
+          In.Type.Text = Arg.Type.Text;
+        }
+      } else if (Arg.FetchType) {
+        In.Type = scalarTypeForFetchType(*Arg.FetchType, A);
+      } else {
+        In.Type = scalarFromQualType(P->getType(), Ctx);
+      }
+      Inputs.push_back(std::move(In));
+    }
+    return true;
+  }
+
+  /// Looks up `struct tag`, `union tag`, `enum tag` or a typedef name.
+  QualType lookupType(const CTypeSpec &T) {
+    ASTContext &Ctx = CI.getASTContext();
+    StringRef Tag, Name;
+    for (size_t I = 0; I < T.Words.size(); ++I) {
+      StringRef W = T.Words[I];
+      if (W == "const" || W == "volatile")
+        continue;
+      if ((W == "struct" || W == "union" || W == "enum") &&
+          I + 1 < T.Words.size()) {
+        Tag = W;
+        Name = T.Words[++I];
+      } else {
+        Name = W;
+      }
+    }
+    if (Name.empty())
+      return QualType();
+    for (NamedDecl *ND : Ctx.getTranslationUnitDecl()->lookup(
+             DeclarationName(&Ctx.Idents.get(Name)))) {
+      if (Tag.empty()) {
+        if (auto *TD = dyn_cast<TypedefNameDecl>(ND))
+          return TD->getUnderlyingType();
+        continue;
+      }
+      if (auto *TD = dyn_cast<TagDecl>(ND)) {
+        bool Match = (Tag == "struct" && TD->isStruct()) ||
+                     (Tag == "union" && TD->isUnion()) ||
+                     (Tag == "enum" && TD->isEnum());
+        if (Match)
+          return Ctx.getTypeDeclType(TD);
+      }
+    }
+    return QualType();
+  }
+
+  /// With a debuginfo= path, say plainly that this build cannot use it yet.
+  bool needsDebugInfo(const ProbeSpec &Spec, const SpecLocator &Loc) {
+    std::optional<TextRange> R;
+    if (Spec.Place.Form != ProbePlace::SymbolOffset)
+      R = Spec.Place.SymbolRange;
+    for (const ProbeArg &Arg : Spec.Args)
+      if (!R && Arg.Form == ProbeArg::Expression)
+        R = partNeedingDebugInfo(*Arg.Expr);
+    if (!R)
+      return false;
+    error(Loc.at(R->Begin),
+          "resolving names and source lines from debug info ('" +
+              Opts.DebugInfo +
+              "') is not supported by this build yet; use C types, $argN, "
+              "$retval or %reg")
+        << Loc.range(*R);
+    return true;
+  }
+
+  /// Each body parameter must be able to hold the value bound to it.
+  bool checkBinding(FunctionDecl *FD, const ProbeSpec &Spec,
+                    const SitePlan &Plan, const SpecLocator &Loc) {
+    ASTContext &Ctx = CI.getASTContext();
+    bool OK = true;
+    for (size_t I = 0; I < Plan.Args.size(); ++I) {
+      const ProbeArg &Arg = Spec.Args[I];
+      const ValueType &V = Plan.Args[I].Type;
+      ParmVarDecl *P = FD->getParamDecl(I + 1);
+      ScalarType PT = scalarFromQualType(P->getType(), Ctx);
+      std::string Val = "'" + Arg.Text + "' (" + V.kprobeTypeName() + ")";
+      std::string Par = "parameter '" + P->getName().str() + "' of type '" +
+                        PT.Text + "'";
+      std::string Problem;
+      if (PT.Kind != ScalarType::Int && PT.Kind != ScalarType::Bool &&
+          PT.Kind != ScalarType::Pointer)
+        Problem = Par + " cannot receive " + Val +
+                  "; use an integer or pointer type";
+      else if (PT.Kind == ScalarType::Pointer && V.Kind == ValueType::Int)
+        Problem = Par + " is a pointer but " + Val +
+                  " is an integer; declare it as an integer type";
+      else if (PT.Kind == ScalarType::Bool && V.Kind != ValueType::Bool)
+        Problem = Par + " is _Bool and would lose the bits of " + Val;
+      else if (PT.Kind != ScalarType::Bool && PT.Size < V.Size)
+        Problem = Par + " (" + std::to_string(PT.Size) +
+                  " bytes) is too narrow for " + Val + " (" +
+                  std::to_string(V.Size) + " bytes)";
+      if (Problem.empty())
+        continue;
+      error(Loc.at(Arg.Range.Begin), Problem) << Loc.range(Arg.Range);
+      note(P->getLocation(), "parameter declared here");
+      OK = false;
+    }
+    return OK;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<ASTConsumer> createProbeConsumer(CompilerInstance &CI,
+                                                 const PluginOptions &Opts) {
+  return std::make_unique<ProbeConsumer>(CI, Opts);
+}
+
+} // namespace bpfprobe

@@ -1,1 +1,430 @@
-// placeholder, being written
+//===- WrapperPass.cpp - Synthesize BPF probe wrappers from fetch plans --===//
+//
+/// \file
+/// The front end (ProbeAttr.cpp) leaves each probe body with a fetch plan in
+/// an `annotate("bpfprobe.plan:...")` attribute. This module pass turns the
+/// plan into code. For
+/// \code
+///   SEC("uprobe/./demo:add8(int, long, long, long, long, long, short, char *)")
+///   int on_add8(struct pt_regs *ctx, int a, long b, long c, long d, long e,
+///               long f, short g, char *s) { ... }
+/// \endcode
+/// the front end produced the plan
+/// \code
+///   p:on_add8 ./demo:add8 a=%di:s32 b=%si:s64 ... g=+8(%sp):s16 s=+16(%sp):x64
+/// \endcode
+/// and this pass rewrites the module to the equivalent of
+/// \code
+///   static __always_inline int __bpfprobe_body_on_add8(struct pt_regs *ctx,
+///       int a, long b, ..., short g, char *s) { ... }      // the user's body
+///
+///   SEC("uprobe/./demo:add8")
+///   int on_add8(struct pt_regs *ctx) {                      // the prologue
+///     int a = (int)ctx->di;                                 // truncate, extend
+///     long b = ctx->si;  ...
+///     short g = 0; bpf_probe_read_user(&g, 2, (void *)(ctx->sp + 8));
+///     unsigned long s = 0; bpf_probe_read_user(&s, 8, (void *)(ctx->sp + 16));
+///     return __bpfprobe_body_on_add8(ctx, a, b, ..., g, (char *)s);
+///   }
+/// \endcode
+/// The body becomes internal and always-inline (optnone/noinline that -O0
+/// put on it are removed), so the BPF limit of five call arguments never
+/// applies. The wrapper gets a DISubprogram with a named `ctx` parameter so
+/// the BTF func info the kernel checks stays valid, and every site's plan is
+/// recorded in the `.bpfprobe` section (docs/metadata.md). At -O0, loads of
+/// libbpf's helper pointers (`static long (*bpf_x)(...) = (void *)N`) are
+/// folded to the constant so the object is loadable without optimization.
+/// Each memory read goes to its own zeroed stack slot: a faulting read
+/// leaves the value 0.
+///
+/// Usage: opt -load=libclang-cpp.so -load-pass-plugin=libbpfprobe.so
+///            -passes=bpfprobe-wrapper in.ll
+//===----------------------------------------------------------------------===//
+
+#include "BPFProbe.h"
+#include "Plan/FetchPlan.h"
+#include "Plan/Metadata.h"
+#include "Target/ArchABI.h"
+#include "bpfprobe/metadata.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace bpfprobe {
+namespace {
+
+/// BPF helper ids (include/uapi/linux/bpf.h).
+constexpr uint64_t HelperProbeReadUser = 112;
+constexpr uint64_t HelperProbeReadKernel = 113;
+
+void diagnose(Module &M, const Twine &Msg) {
+  // LLVMContext::emitError goes through diagnose(); clang prints it as an
+  // error and fails the compilation.
+  M.getContext().emitError("bpfprobe: " + Msg);
+}
+
+struct AnnotatedBody {
+  Function *F;
+  std::vector<SitePlan> Sites;
+};
+
+/// Pulls our entries out of llvm.global.annotations, leaving the others.
+std::vector<AnnotatedBody> takePlans(Module &M, bool &Failed) {
+  std::vector<AnnotatedBody> Bodies;
+  GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
+  if (!GA || !GA->hasInitializer())
+    return Bodies;
+  auto *Arr = dyn_cast<ConstantArray>(GA->getInitializer());
+  if (!Arr)
+    return Bodies;
+  std::vector<Constant *> Keep;
+  SmallPtrSet<GlobalVariable *, 8> DeadStrings;
+  for (Use &U : Arr->operands()) {
+    auto *CS = dyn_cast<ConstantStruct>(U.get());
+    Function *F = CS ? dyn_cast<Function>(CS->getOperand(0)->stripPointerCasts())
+                     : nullptr;
+    auto *StrGV = CS ? dyn_cast<GlobalVariable>(
+                           CS->getOperand(1)->stripPointerCasts())
+                     : nullptr;
+    StringRef Str;
+    if (StrGV && StrGV->hasInitializer())
+      if (auto *CDA = dyn_cast<ConstantDataArray>(StrGV->getInitializer()))
+        if (CDA->isCString())
+          Str = CDA->getAsCString();
+    if (!F || !Str.consume_front(PlanAnnotationPrefix)) {
+      Keep.push_back(cast<Constant>(U.get()));
+      continue;
+    }
+    DeadStrings.insert(StrGV);
+    auto Plan = parsePlan(Str);
+    if (!Plan) {
+      diagnose(M, "corrupt fetch plan on '" + F->getName() +
+                      "': " + toString(Plan.takeError()));
+      Failed = true;
+      continue;
+    }
+    auto It = llvm::find_if(Bodies,
+                            [&](const AnnotatedBody &B) { return B.F == F; });
+    if (It == Bodies.end()) {
+      Bodies.push_back({F, {}});
+      It = std::prev(Bodies.end());
+    }
+    It->Sites.push_back(std::move(*Plan));
+  }
+  if (Bodies.empty())
+    return Bodies;
+  if (Keep.empty()) {
+    GA->eraseFromParent();
+  } else {
+    auto *Ty = ArrayType::get(Arr->getType()->getElementType(), Keep.size());
+    auto *New = new GlobalVariable(M, Ty, GA->isConstant(), GA->getLinkage(),
+                                   ConstantArray::get(Ty, Keep), "", GA,
+                                   GA->getThreadLocalMode());
+    New->setSection(GA->getSection());
+    New->takeName(GA);
+    GA->eraseFromParent();
+  }
+  for (GlobalVariable *G : DeadStrings)
+    if (G->use_empty())
+      G->eraseFromParent();
+  return Bodies;
+}
+
+/// Removes F from llvm.used and llvm.compiler.used.
+void dropFromUsedLists(Module &M, Function *F) {
+  for (StringRef Name : {"llvm.used", "llvm.compiler.used"}) {
+    GlobalVariable *GV = M.getNamedGlobal(Name);
+    if (!GV || !GV->hasInitializer())
+      continue;
+    auto *Arr = dyn_cast<ConstantArray>(GV->getInitializer());
+    if (!Arr)
+      continue;
+    std::vector<Constant *> Keep;
+    for (Use &U : Arr->operands())
+      if (U.get()->stripPointerCasts() != F)
+        Keep.push_back(cast<Constant>(U.get()));
+    if (Keep.size() == Arr->getNumOperands())
+      continue;
+    GV->eraseFromParent();
+    if (Keep.empty())
+      continue;
+    auto *Ty = ArrayType::get(PointerType::getUnqual(M.getContext()),
+                              Keep.size());
+    auto *New = new GlobalVariable(M, Ty, false, GlobalValue::AppendingLinkage,
+                                   ConstantArray::get(Ty, Keep), Name);
+    New->setSection("llvm.metadata");
+  }
+}
+
+/// At -O0 clang loads libbpf's helper pointers from their globals; the
+/// verifier needs the constant in the call. Replace such loads.
+void foldHelperPointerLoads(Module &M) {
+  for (GlobalVariable &G : M.globals()) {
+    if (!G.hasInitializer() || !G.hasLocalLinkage())
+      continue;
+    auto *CE = dyn_cast<ConstantExpr>(G.getInitializer());
+    if (!CE || CE->getOpcode() != Instruction::IntToPtr)
+      continue;
+    bool OnlyLoads = llvm::all_of(G.users(), [&](User *U) {
+      auto *LI = dyn_cast<LoadInst>(U);
+      return LI && LI->getType() == CE->getType() && !LI->isVolatile();
+    });
+    if (!OnlyLoads)
+      continue;
+    for (User *U : make_early_inc_range(G.users())) {
+      auto *LI = cast<LoadInst>(U);
+      LI->replaceAllUsesWith(CE);
+      LI->eraseFromParent();
+    }
+  }
+}
+
+/// Emits the prologue of one site into a new wrapper function.
+class WrapperBuilder {
+public:
+  WrapperBuilder(Module &M, Function &Body, const SitePlan &Site,
+                 const ArchABI &ABI)
+      : M(M), Body(Body), Site(Site), ABI(ABI), Ctx(M.getContext()),
+        B(Ctx) {}
+
+  Function *build(Function *Wrapper) {
+    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Wrapper);
+    B.SetInsertPoint(Entry);
+    if (DILocation *L = debugLocation(Wrapper))
+      B.SetCurrentDebugLocation(L);
+    CtxArg = Wrapper->getArg(0);
+    CtxArg->setName("ctx");
+
+    SmallVector<Value *, 16> Args{CtxArg};
+    for (unsigned I = 0; I < Site.Args.size(); ++I) {
+      const ArgPlan &A = Site.Args[I];
+      Value *V = eval(*A.Expr);
+      Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
+      if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
+        Inst->setName(A.Name);
+      Args.push_back(Arg);
+    }
+    CallInst *Call = B.CreateCall(&Body, Args);
+    if (Body.getReturnType()->isVoidTy())
+      B.CreateRet(ConstantInt::get(Wrapper->getReturnType(), 0));
+    else
+      B.CreateRet(Call);
+    return Wrapper;
+  }
+
+private:
+  Module &M;
+  Function &Body;
+  const SitePlan &Site;
+  const ArchABI &ABI;
+  LLVMContext &Ctx;
+  IRBuilder<> B;
+  Value *CtxArg = nullptr;
+
+  DILocation *debugLocation(Function *Wrapper) {
+    DISubprogram *SP = Wrapper->getSubprogram();
+    return SP ? DILocation::get(Ctx, SP->getLine(), 0, SP) : nullptr;
+  }
+
+  Type *i64() { return B.getInt64Ty(); }
+
+  /// A 64-bit value for a fetch expression.
+  Value *eval(const FetchExpr &E) {
+    switch (E.Kind) {
+    case FetchExpr::Reg: {
+      const RegInfo &R = ABI.reg(E.RegIdx);
+      Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), CtxArg,
+                                              R.PtRegsOffset, "");
+      Value *V = B.CreateLoad(B.getIntNTy(R.Size * 8), P, R.Name);
+      return B.CreateZExtOrTrunc(V, i64());
+    }
+    case FetchExpr::Const:
+      return ConstantInt::get(i64(), E.Value, /*IsSigned=*/true);
+    case FetchExpr::Add:
+      return B.CreateAdd(eval(*E.Operand),
+                         ConstantInt::get(i64(), E.Value, true));
+    case FetchExpr::Deref:
+      return B.CreateZExtOrTrunc(read(eval(*E.Operand), E.Size), i64());
+    case FetchExpr::Bitfield: {
+      Value *V = eval(*E.Operand);
+      V = B.CreateLShr(V, E.BitOffset);
+      uint64_t Mask = E.BitSize >= 64 ? ~0ull : ((1ull << E.BitSize) - 1);
+      return B.CreateAnd(V, Mask);
+    }
+    }
+    return ConstantInt::get(i64(), 0);
+  }
+
+  /// Size bytes of memory at Addr through bpf_probe_read_{user,kernel},
+  /// into a zeroed stack slot.
+  Value *read(Value *Addr, unsigned Size) {
+    Type *Ty = B.getIntNTy(Size * 8);
+    AllocaInst *Slot;
+    {
+      IRBuilderBase::InsertPointGuard G(B);
+      BasicBlock &Entry = B.GetInsertBlock()->getParent()->getEntryBlock();
+      B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+      Slot = B.CreateAlloca(Ty, nullptr, "slot");
+      Slot->setAlignment(Align(8));
+    }
+    B.CreateStore(ConstantInt::get(Ty, 0), Slot);
+    uint64_t Helper = Site.Space == AddrSpace::User ? HelperProbeReadUser
+                                                    : HelperProbeReadKernel;
+    PointerType *PtrTy = PointerType::getUnqual(Ctx);
+    FunctionType *FT =
+        FunctionType::get(i64(), {PtrTy, B.getInt32Ty(), PtrTy}, false);
+    Value *Callee = ConstantExpr::getIntToPtr(ConstantInt::get(i64(), Helper),
+                                              PtrTy);
+    B.CreateCall(FT, Callee,
+                 {Slot, B.getInt32(Size), B.CreateIntToPtr(Addr, PtrTy)});
+    return B.CreateLoad(Ty, Slot);
+  }
+
+  /// Narrows the 64-bit value to its type, then extends it per the type's
+  /// signedness to the body parameter's IR type.
+  Value *convert(Value *V, const ValueType &T, Type *ParamTy, StringRef Name) {
+    V = B.CreateTrunc(V, B.getIntNTy(T.Size * 8));
+    if (T.Kind == ValueType::Bool)
+      V = B.CreateZExt(B.CreateICmpNE(V, ConstantInt::get(V->getType(), 0)),
+                       V->getType());
+    if (ParamTy->isPointerTy())
+      return B.CreateIntToPtr(B.CreateZExtOrTrunc(V, i64()), ParamTy, Name);
+    unsigned Bits = ParamTy->getIntegerBitWidth();
+    if (Bits == 1)
+      return B.CreateICmpNE(V, ConstantInt::get(V->getType(), 0), Name);
+    if (T.Signed && T.Kind == ValueType::Int)
+      return B.CreateSExtOrTrunc(V, ParamTy, Name);
+    return B.CreateZExtOrTrunc(V, ParamTy, Name);
+  }
+};
+
+/// A DISubprogram for the wrapper: `int name(struct pt_regs *ctx)`, so the
+/// BTF func info of the program has a prototype with a named argument.
+void attachDebugInfo(Module &M, Function &Body, Function &Wrapper) {
+  DISubprogram *SP = Body.getSubprogram();
+  if (!SP)
+    return;
+  DIBuilder DIB(M, /*AllowUnresolved=*/false, SP->getUnit());
+  DITypeRefArray BodyTypes = SP->getType()->getTypeArray();
+  Metadata *RetTy = BodyTypes.size() ? BodyTypes[0] : nullptr;
+  DIType *CtxTy = BodyTypes.size() > 1 ? BodyTypes[1] : nullptr;
+  DISubroutineType *FT = DIB.createSubroutineType(
+      DIB.getOrCreateTypeArray({RetTy, CtxTy}));
+  DISubprogram *WSP = DIB.createFunction(
+      SP->getFile(), Wrapper.getName(), StringRef(), SP->getFile(),
+      SP->getLine(), FT, SP->getScopeLine(),
+      DINode::FlagPrototyped | DINode::FlagAllCallsDescribed,
+      DISubprogram::SPFlagDefinition);
+  DIB.createParameterVariable(WSP, "ctx", 1, SP->getFile(), SP->getLine(),
+                              CtxTy, /*AlwaysPreserve=*/true);
+  Wrapper.setSubprogram(WSP);
+  // Only this subprogram: DIBuilder::finalize() would reset the lists of
+  // the compile unit the front end filled.
+  DIB.finalizeSubprogram(WSP);
+}
+
+bool checkSignature(Module &M, Function &F, const SitePlan &Site) {
+  if (F.arg_size() != Site.Args.size() + 1 ||
+      !F.getArg(0)->getType()->isPointerTy()) {
+    diagnose(M, "probe body '" + F.getName() + "' takes " +
+                    Twine(F.arg_size()) + " parameters; its plan needs " +
+                    Twine(Site.Args.size() + 1) + " (context first)");
+    return false;
+  }
+  for (unsigned I = 0; I < Site.Args.size(); ++I) {
+    Type *T = F.getArg(I + 1)->getType();
+    if (!T->isPointerTy() && !T->isIntegerTy()) {
+      diagnose(M, "parameter " + Twine(I + 2) + " of '" + F.getName() +
+                      "' is not an integer or pointer in IR");
+      return false;
+    }
+  }
+  if (!F.getReturnType()->isIntegerTy() && !F.getReturnType()->isVoidTy()) {
+    diagnose(M, "probe body '" + F.getName() + "' must return an integer");
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
+  bool Failed = false;
+  std::vector<AnnotatedBody> Bodies = takePlans(M, Failed);
+  if (Bodies.empty())
+    return Failed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+
+  foldHelperPointerLoads(M);
+
+  std::string Meta;
+  SmallVector<GlobalValue *, 8> Wrappers;
+  for (AnnotatedBody &AB : Bodies) {
+    Function &F = *AB.F;
+    bool OK = true;
+    for (const SitePlan &S : AB.Sites)
+      OK &= checkSignature(M, F, S);
+    if (!OK)
+      continue;
+    std::string Name = F.getName().str();
+    F.setName("__bpfprobe_body_" + Name);
+    F.setLinkage(GlobalValue::InternalLinkage);
+    F.setSection("");
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.addFnAttr(Attribute::AlwaysInline);
+    dropFromUsedLists(M, &F);
+
+    for (const SitePlan &Site : AB.Sites) {
+      const ArchABI *ABI = lookupArch(Site.Arch);
+      if (!ABI) {
+        diagnose(M, "unknown architecture '" + Site.Arch + "' in plan");
+        continue;
+      }
+      if (M.getFunction(Site.Program)) {
+        diagnose(M, "cannot create probe program '" + Site.Program +
+                        "': the name is taken");
+        continue;
+      }
+      Type *RetTy = F.getReturnType()->isVoidTy() ? Type::getInt32Ty(M.getContext())
+                                                  : F.getReturnType();
+      FunctionType *WT = FunctionType::get(
+          RetTy, {PointerType::getUnqual(M.getContext())}, false);
+      Function *W = Function::Create(WT, GlobalValue::ExternalLinkage,
+                                     Site.Program, M);
+      W->setSection(Site.Section);
+      // Target and frame attributes of the body, not its inlining ones.
+      W->setAttributes(AttributeList::get(
+          M.getContext(), AttributeList::FunctionIndex,
+          AttrBuilder(M.getContext(), F.getAttributes().getFnAttrs())));
+      W->removeFnAttr(Attribute::AlwaysInline);
+      attachDebugInfo(M, F, *W);
+      WrapperBuilder(M, F, Site, *ABI).build(W);
+      Wrappers.push_back(W);
+      Meta += formatMetadataRecord(Site, *ABI);
+    }
+  }
+
+  if (!Meta.empty()) {
+    Constant *Init = ConstantDataArray::getString(M.getContext(), Meta,
+                                                  /*AddNull=*/false);
+    auto *GV = new GlobalVariable(M, Init->getType(), true,
+                                  GlobalValue::PrivateLinkage, Init,
+                                  "__bpfprobe_metadata");
+    GV->setSection(BPFPROBE_METADATA_SECTION);
+    GV->setAlignment(Align(1));
+    appendToCompilerUsed(M, {GV});
+  }
+  if (!Wrappers.empty())
+    appendToUsed(M, Wrappers);
+  return PreservedAnalyses::none();
+}
+
+} // namespace bpfprobe

@@ -34,7 +34,8 @@ config.substitutions.append(("%clang_host", clang))
 config.substitutions.append(("%clang", clang))
 # opt needs clang's own library loaded first: the plugin is also a clang
 # frontend plugin and refers to libclang-cpp symbols.
-libclang_cpp = os.path.join(config.llvm_lib_dir, "libclang-cpp.so")
+import glob
+libclang_cpp = (sorted(glob.glob(os.path.join(config.llvm_lib_dir, "libclang-cpp.so*"))) or ["libclang-cpp.so"])[0]
 config.substitutions.append(("%opt_bpfprobe", "%s -load=%s -load-pass-plugin=%s" % (
     os.path.join(tools, "opt"), libclang_cpp, config.bpfprobe_plugin)))
 config.substitutions.append(("%gcc", config.gcc or "gcc"))

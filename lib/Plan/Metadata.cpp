@@ -1,1 +1,77 @@
-// placeholder, being written
+//===- Metadata.cpp - Writer of the .bpfprobe metadata section ----------===//
+//
+/// \file
+/// See Metadata.h and docs/metadata.md.
+//===----------------------------------------------------------------------===//
+
+#include "Plan/Metadata.h"
+#include "Target/ArchABI.h"
+#include "bpfprobe/metadata.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace bpfprobe {
+
+static void putEscaped(raw_ostream &OS, StringRef V) {
+  for (char C : V) {
+    if (C == '\\')
+      OS << "\\\\";
+    else if (C == '\n')
+      OS << "\\n";
+    else if (C == '\t')
+      OS << "\\t";
+    else
+      OS << C;
+  }
+}
+
+std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI,
+                                 uint32_t RecordId) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << BPFPROBE_METADATA_MAGIC << ' ' << BPFPROBE_METADATA_VERSION << '\n';
+  auto Put = [&](StringRef K, StringRef V) {
+    OS << K << '=';
+    putEscaped(OS, V);
+    OS << '\n';
+  };
+  Put(BPFPROBE_KEY_PROGRAM, Site.Program);
+  Put(BPFPROBE_KEY_SECTION, Site.Section);
+  Put(BPFPROBE_KEY_KIND, Site.Kind);
+  Put(BPFPROBE_KEY_TARGET, Site.Target);
+  Put(BPFPROBE_KEY_SYMBOL, Site.Symbol);
+  Put(BPFPROBE_KEY_OFFSET, std::to_string(Site.Offset));
+  Put(BPFPROBE_KEY_ADDRESS, "0x" + utohexstr(Site.Address, /*LowerCase=*/true));
+  Put(BPFPROBE_KEY_ARCH, Site.Arch);
+  Put(BPFPROBE_KEY_BUILD_ID, Site.BuildId);
+  Put(BPFPROBE_KEY_SOURCE, Site.Source);
+  Put(BPFPROBE_KEY_SPEC, Site.Spec);
+  if (RecordId)
+    Put(BPFPROBE_KEY_RECORD_ID, std::to_string(RecordId));
+  for (const ArgPlan &A : Site.Args) {
+    OS << BPFPROBE_KEY_ARG << '=';
+    putEscaped(OS, A.Name);
+    OS << '\t' << A.Type.kprobeTypeName() << '\t';
+    putEscaped(OS, formatFetchArg(*A.Expr, A.Type, ABI, Site.Space));
+    OS << '\t';
+    putEscaped(OS, A.Text);
+    OS << '\n';
+  }
+  OS << BPFPROBE_METADATA_END << '\n';
+  return Out;
+}
+
+uint32_t recordIdFor(StringRef Program) {
+  uint32_t H = 2166136261u;
+  for (unsigned char C : Program) {
+    H ^= C;
+    H *= 16777619u;
+  }
+  return H ? H : 1;
+}
+
+} // namespace bpfprobe

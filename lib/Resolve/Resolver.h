@@ -1,0 +1,91 @@
+//===- Resolver.h - From a ProbeSpec to a FetchPlan -------------*- C++ -*-===//
+//
+/// \file
+/// The resolution layer: given a parsed annotation and an architecture,
+/// produce the SitePlan(s) that fetch each argument. This build resolves by
+/// the calling convention (types only, at function entry) and plain register
+/// expressions (%reg, $argN, $retval); names, members and source lines need
+/// debug info, and asking for them says so.
+//===----------------------------------------------------------------------===//
+
+#ifndef BPFPROBE_RESOLVE_RESOLVER_H
+#define BPFPROBE_RESOLVE_RESOLVER_H
+
+#include "Plan/FetchPlan.h"
+#include "Spec/ProbeSpec.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bpfprobe {
+
+struct ArchABI;
+
+/// A C type reduced to what a calling convention needs to know.
+struct ScalarType {
+  enum KindTy { Int, Bool, Pointer, Float, Int128, Aggregate, Void };
+  KindTy Kind = Int;
+  unsigned Size = 0; ///< bytes
+  bool Signed = false;
+  std::string Text;  ///< as written / printed ("unsigned long", "char *")
+};
+
+/// A resolution failure that points into the annotation text.
+class ResolveError : public llvm::ErrorInfo<ResolveError> {
+public:
+  static char ID;
+  ResolveError(TextRange Range, std::string Message)
+      : Range(Range), Message(std::move(Message)) {}
+  TextRange range() const { return Range; }
+  const std::string &text() const { return Message; }
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  TextRange Range;
+  std::string Message;
+};
+
+/// Classifies a C type built only from keywords ("unsigned long", "char *",
+/// "_Bool"). Returns std::nullopt when the type names a typedef or a
+/// struct/union/enum tag that only the front end can look up; an error for
+/// an impossible combination ("long char").
+llvm::Expected<std::optional<ScalarType>>
+classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI);
+
+/// The type an explicit ":u32"-style fetch type stands for.
+ScalarType scalarTypeForFetchType(const FetchTypeSpec &F, const ArchABI &ABI);
+
+/// If resolving E needs debug info (names, members, dereferences of names),
+/// the byte range of the first part that does; otherwise std::nullopt.
+std::optional<TextRange> partNeedingDebugInfo(const SpecExpr &E);
+
+/// What the front end knows about each argument: the C type of a CType
+/// argument, or for an expression the type it will be read as (its explicit
+/// fetch type, else the body parameter's type).
+struct ArgInput {
+  ScalarType Type;
+  std::string ParamName; ///< the body parameter it binds to
+};
+
+/// Resolves a probe without debug info: C type arguments by the calling
+/// convention of ABI at function entry, %reg / $argN / $retval expressions
+/// from the registers. Spec.Args and Inputs run in parallel.
+llvm::Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
+                                                 llvm::ArrayRef<ArgInput> Inputs,
+                                                 const ArchABI &ABI);
+
+/// The ValueType a scalar is fetched as; an error (at Range) for types
+/// whose values cannot be fetched from pt_regs or memory as a scalar.
+llvm::Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
+                                       TextRange Range);
+
+} // namespace bpfprobe
+
+#endif

@@ -1,0 +1,53 @@
+//===- BPFProbe.h - Pieces of libbpfprobe.so shared between files -*- C++ -*-//
+//
+/// \file
+/// The plugin has three parts: registration (Plugin.cpp), the front end that
+/// turns annotations into fetch plans (ProbeAttr.cpp) and the IR pass that
+/// turns plans into wrapper functions (WrapperPass.cpp). This header is the
+/// seam between them.
+//===----------------------------------------------------------------------===//
+
+#ifndef BPFPROBE_PLUGIN_BPFPROBE_H
+#define BPFPROBE_PLUGIN_BPFPROBE_H
+
+#include "llvm/IR/PassManager.h"
+
+#include <memory>
+#include <string>
+
+namespace clang {
+class ASTConsumer;
+class CompilerInstance;
+} // namespace clang
+
+namespace bpfprobe {
+
+/// -fplugin-arg-bpfprobe-* options.
+struct PluginOptions {
+  std::string Arch;      ///< arch=NAME
+  std::string DebugInfo; ///< debuginfo=PATH
+  bool PrintPlan = false; ///< print-plan
+};
+
+/// The AST consumer that finds annotated functions, resolves their plans,
+/// checks the binding against the body's parameters and attaches the plan
+/// for the pass. Also installs the token watcher it needs to point carets
+/// into SEC("...") strings.
+std::unique_ptr<clang::ASTConsumer>
+createProbeConsumer(clang::CompilerInstance &CI, const PluginOptions &Opts);
+
+/// Synthesizes the wrapper functions and the .bpfprobe section from the
+/// plans attached by the front end.
+class WrapperPass : public llvm::PassInfoMixin<WrapperPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// Name of the marker annotation the `bpfprobe` attribute leaves on a
+/// function; its argument is the spec string literal.
+constexpr const char *SpecAnnotation = "bpfprobe.spec";
+
+} // namespace bpfprobe
+
+#endif

@@ -1,0 +1,86 @@
+//===- Loader.cpp - libbpfprobe.so: the pass, and the way into clang ----===//
+//
+/// \file
+/// libbpfprobe.so is what users name: `clang -fplugin=libbpfprobe.so` and
+/// `opt -load-pass-plugin=libbpfprobe.so -passes=bpfprobe-wrapper`. It holds
+/// the IR pass and nothing that needs clang, so opt can load it. When it
+/// finds itself inside clang, its constructor checks that the clang is the
+/// version it was built for (the plugin uses clang's C++ ABI, which changes
+/// between releases) and loads the front end, libbpfprobe-frontend.so from
+/// the same directory, whose static registrations add the plugin action and
+/// the `bpfprobe` attribute to clang's registries.
+//===----------------------------------------------------------------------===//
+
+#include "BPFProbe.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <string>
+
+#ifndef BPFPROBE_BUILT_FOR_LLVM_MAJOR
+#error "the build must define BPFPROBE_BUILT_FOR_LLVM_MAJOR"
+#endif
+
+namespace {
+
+/// clang::getClangFullVersion(), mangled: present only inside clang.
+constexpr const char *ClangVersionSymbol = "_ZN5clang19getClangFullVersionB5cxx11Ev";
+
+/// "Debian clang version 19.1.7 (3~deb12u1)" -> 19.
+int majorOf(const std::string &V) {
+  size_t P = V.find("version ");
+  return P == std::string::npos ? -1 : std::atoi(V.c_str() + P + 8);
+}
+
+std::string ownDirectory() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&majorOf), &Info) || !Info.dli_fname)
+    return ".";
+  std::string Path = Info.dli_fname;
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? "." : Path.substr(0, Slash);
+}
+
+__attribute__((constructor)) void loadFrontend() {
+  void *Sym = dlsym(RTLD_DEFAULT, ClangVersionSymbol);
+  if (!Sym)
+    return; // not in clang (opt, or another tool): the pass alone
+  auto Version = reinterpret_cast<std::string (*)()>(Sym);
+  int Host = majorOf(Version());
+  if (Host != BPFPROBE_BUILT_FOR_LLVM_MAJOR) {
+    std::fprintf(stderr,
+                 "error: libbpfprobe.so was built for clang %d but is loaded "
+                 "into clang %d; rebuild bpfprobe with "
+                 "-DBPFPROBE_LLVM_VERSION=%d\n",
+                 BPFPROBE_BUILT_FOR_LLVM_MAJOR, Host, Host);
+    std::exit(1);
+  }
+  std::string Frontend = ownDirectory() + "/libbpfprobe-frontend.so";
+  if (!dlopen(Frontend.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    std::fprintf(stderr, "error: libbpfprobe.so cannot load its front end: %s\n",
+                 dlerror());
+    std::exit(1);
+  }
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
+    ::llvm::PassPluginLibraryInfo
+    llvmGetPassPluginInfo() {
+  using namespace llvm;
+  return {LLVM_PLUGIN_API_VERSION, "bpfprobe", "0.1", [](PassBuilder &PB) {
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "bpfprobe-wrapper")
+                    return false;
+                  MPM.addPass(bpfprobe::WrapperPass());
+                  return true;
+                });
+          }};
+}
