@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * The bpfprobe runtime helper: a C API in libbpf's style that reads the
+ * `.bpfprobe` metadata of a BPF object built with the plugin, checks that
+ * every probe site still matches its binary or kernel (build-id, symbol
+ * address and size), attaches every site and prints the records of
+ * default-body probes. It needs libbpf and libelf only.
+ *
+ * Conventions follow libbpf: `object__verb` names, extensible options structs
+ * whose first member is `sz` (declare them with BPFPROBE_OPTS() or
+ * LIBBPF_OPTS()), functions returning a pointer return NULL and set errno on
+ * failure, functions returning int return 0 or a negative errno. Every failure
+ * is also explained in one line through the print callback (stderr by
+ * default, see bpfprobe_set_print()).
+ *
+ * A skeleton-based loader needs three calls (see docs/runtime.md):
+ *
+ *     struct prog_bpf *skel = prog_bpf__open_and_load();
+ *     BPFPROBE_OPTS(bpfprobe_attach_opts, opts,
+ *                   .obj_buf = skel->skeleton->data,
+ *                   .obj_buf_sz = skel->skeleton->data_sz);
+ *     struct bpfprobe_attachment *att = bpfprobe_object__attach(skel->obj, &opts);
+ *     ...
+ *     bpfprobe_attachment__destroy(att);   // detaches every site
+ */
+#ifndef BPFPROBE_RUNTIME_H
+#define BPFPROBE_RUNTIME_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include <bpfprobe/metadata.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef BPFPROBE_API
+#define BPFPROBE_API __attribute__((visibility("default")))
+#endif
+
+/**
+ * Declares and zero-initializes an options struct with its `sz` set, like
+ * libbpf's LIBBPF_OPTS: `BPFPROBE_OPTS(bpfprobe_attach_opts, o, .force = true);`
+ */
+#define BPFPROBE_OPTS(TYPE, NAME, ...)                                        \
+	struct TYPE NAME = ({                                                 \
+		memset(&NAME, 0, sizeof(struct TYPE));                        \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };      \
+	})
+
+/* ---- Messages ------------------------------------------------------- */
+
+/**
+ * Receives every message of the library: errors and the loud warnings of a
+ * forced attach at LIBBPF_WARN, the attach plan of a dry run at LIBBPF_INFO,
+ * progress at LIBBPF_DEBUG. Lines end with '\n'.
+ */
+typedef int (*bpfprobe_print_fn_t)(enum libbpf_print_level level,
+				   const char *fmt, va_list ap);
+
+/**
+ * Sets the message callback and returns the previous one. NULL silences the
+ * library. The default prints LIBBPF_WARN and LIBBPF_INFO to stderr.
+ */
+BPFPROBE_API bpfprobe_print_fn_t bpfprobe_set_print(bpfprobe_print_fn_t fn);
+
+/* ---- Metadata (docs/metadata.md) ------------------------------------ */
+
+enum bpfprobe_kind {
+	BPFPROBE_KPROBE,
+	BPFPROBE_KRETPROBE,
+	BPFPROBE_UPROBE,
+	BPFPROBE_URETPROBE,
+};
+
+/** One `arg=` line of a site record, unescaped. */
+struct bpfprobe_arg {
+	const char *name;  /**< parameter name in the probe body */
+	const char *type;  /**< kprobe_events type: s32, u8, x64, string, ... */
+	const char *fetch; /**< fetch plan in kprobe_events syntax */
+	const char *text;  /**< the argument as written in the annotation */
+};
+
+/**
+ * One probe site: one BPF program attached at one address. Read-only; owned
+ * by its struct bpfprobe_meta. Fields may be appended in later versions.
+ */
+struct bpfprobe_site {
+	const char *program;   /**< BPF program name in the object */
+	const char *section;   /**< its ELF section, libbpf form */
+	enum bpfprobe_kind kind;
+	const char *target;    /**< binary path as written; kernel: module or "" */
+	const char *symbol;
+	__u64 offset;          /**< byte offset from symbol */
+	__u64 address;         /**< resolved address in the target ELF; 0 = not resolved against it */
+	__u64 symbol_size;     /**< valid when has_symbol_size */
+	bool has_symbol_size;
+	bool has_record_id;    /**< a default-body probe: writes records */
+	__u32 record_id;
+	const char *arch;
+	const char *build_id;  /**< lower-case hex; "" when no debug info was used */
+	const char *source;    /**< cc, dwarf, btf */
+	const char *spec;      /**< the annotation as written */
+	/**
+	 * The place part of the spec, used to label output: "add3",
+	 * "handle:12", "server.c:142", "vfs_write+16".
+	 */
+	const char *label;
+	size_t arg_cnt;
+	const struct bpfprobe_arg *args;
+	/**
+	 * The name to print for each argument: its text as written, or the
+	 * parameter name when the annotation gave only types (source cc).
+	 */
+	const char *const *arg_labels;
+};
+
+/** Parsed `.bpfprobe` section: a list of sites. */
+struct bpfprobe_meta;
+
+/**
+ * Parses the raw bytes of a `.bpfprobe` section. Strict: a truncated or
+ * corrupt record, an unknown version, a missing required key or a bad value
+ * fails with -EBADMSG and a message that names the record, line and byte
+ * offset. An empty section (no record) fails with -ENODATA.
+ */
+BPFPROBE_API struct bpfprobe_meta *bpfprobe_meta__parse(const void *data,
+							 size_t size);
+/**
+ * Reads the `.bpfprobe` section of the BPF ELF object at \p path (the file a
+ * bpf_object was opened from with bpf_object__open_file()). No section:
+ * NULL with errno ENODATA.
+ */
+BPFPROBE_API struct bpfprobe_meta *bpfprobe_meta__open_file(const char *path);
+/**
+ * Reads the `.bpfprobe` section of an in-memory BPF ELF object: the buffer
+ * given to bpf_object__open_mem(), e.g. a skeleton's `skeleton->data`.
+ */
+BPFPROBE_API struct bpfprobe_meta *
+bpfprobe_meta__open_mem(const void *obj_buf, size_t obj_buf_sz);
+BPFPROBE_API void bpfprobe_meta__free(struct bpfprobe_meta *meta);
+
+BPFPROBE_API size_t bpfprobe_meta__site_cnt(const struct bpfprobe_meta *meta);
+BPFPROBE_API const struct bpfprobe_site *
+bpfprobe_meta__site(const struct bpfprobe_meta *meta, size_t idx);
+/** The default-body site whose records carry \p record_id, or NULL. */
+BPFPROBE_API const struct bpfprobe_site *
+bpfprobe_meta__find_record(const struct bpfprobe_meta *meta, __u32 record_id);
+
+BPFPROBE_API const char *bpfprobe_kind__str(enum bpfprobe_kind kind);
+
+/* ---- Checking and attaching ----------------------------------------- */
+
+struct bpfprobe_attach_opts {
+	size_t sz; /* size of this struct, for forward/backward compatibility */
+	/*
+	 * Where to read the metadata from; the first one set is used:
+	 * an already parsed \c meta, the bytes of the object (\c obj_buf,
+	 * \c obj_buf_sz: a skeleton's embedded ELF), or its file (\c obj_path).
+	 * libbpf 1.1 gives no access to arbitrary sections of an opened
+	 * bpf_object, so one of them is required.
+	 */
+	const struct bpfprobe_meta *meta;
+	const void *obj_buf;
+	size_t obj_buf_sz;
+	const char *obj_path;
+	/** > 0: user probes fire only in this process; 0: in every process. */
+	pid_t pid;
+	/**
+	 * Attach sites that fail the build-id, address or symbol-size check
+	 * anyway. Each forced site is reported at LIBBPF_WARN: its values may
+	 * be read from the wrong registers or offsets.
+	 */
+	bool force;
+	/**
+	 * Check everything and report each site's attach point at LIBBPF_INFO,
+	 * but attach nothing (the result has no links). No bpf_object needed.
+	 */
+	bool dry_run;
+	size_t :0;
+};
+#define bpfprobe_attach_opts__last_field dry_run
+
+/** The links of every attached site. */
+struct bpfprobe_attachment;
+
+/**
+ * Checks every site of \p obj (which must be loaded, unless dry_run) and
+ * attaches each one: uprobes at the binary's file offset of symbol+offset
+ * (resolved from its ELF symbol table), kprobes at symbol+offset or
+ * module:symbol+offset. All or nothing: every site is checked and every
+ * refusal reported before the first error is returned; on failure nothing
+ * stays attached.
+ *
+ * Errors (NULL, errno): EINVAL bad options or no metadata source; ENODATA
+ * object without `.bpfprobe`; EBADMSG corrupt metadata; ENOENT program,
+ * binary or symbol not found; ESTALE build-id, address or symbol-size
+ * mismatch, or a target without a build-id (refused unless force); ENOEXEC
+ * site built for another architecture; EOPNOTSUPP kernel without kprobe or
+ * uprobe support; ESRCH the pid does not exist; EPERM/EACCES not allowed;
+ * other errors from libbpf's attach calls.
+ */
+BPFPROBE_API struct bpfprobe_attachment *
+bpfprobe_object__attach(struct bpf_object *obj,
+			const struct bpfprobe_attach_opts *opts);
+
+/** Detaches every site and frees. NULL is a no-op. */
+BPFPROBE_API void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att);
+/** The metadata the attachment was made from (owned by it). */
+BPFPROBE_API const struct bpfprobe_meta *
+bpfprobe_attachment__meta(const struct bpfprobe_attachment *att);
+/** Number of links: one per attached site. */
+BPFPROBE_API size_t
+bpfprobe_attachment__link_cnt(const struct bpfprobe_attachment *att);
+BPFPROBE_API struct bpf_link *
+bpfprobe_attachment__link(const struct bpfprobe_attachment *att, size_t idx);
+
+/**
+ * Build-id of an ELF file (its NT_GNU_BUILD_ID note) as lower-case hex into
+ * \p buf. Returns the length, -ENODATA when it has none, -errno otherwise.
+ */
+BPFPROBE_API int bpfprobe_elf_build_id(const char *path, char *buf,
+				       size_t buf_sz);
+/**
+ * Build-id of the running kernel (\p module NULL or "": /sys/kernel/notes)
+ * or of a loaded module (/sys/module/<module>/notes).
+ */
+BPFPROBE_API int bpfprobe_kernel_build_id(const char *module, char *buf,
+					  size_t buf_sz);
+
+/* ---- Records of default-body probes --------------------------------- */
+
+enum bpfprobe_format_flags {
+	BPFPROBE_FMT_JSON = 1 << 0, /**< one JSON object instead of text */
+};
+
+/**
+ * Formats one ring-buffer record (struct bpfprobe_record_hdr and its slots)
+ * as `label pid=N name=value ...` or a JSON object, without a newline, the
+ * way snprintf does: returns the length it needed, or -EBADMSG when the
+ * record is malformed (too short, unknown record_id, nargs not matching the
+ * site).
+ */
+BPFPROBE_API int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta,
+					   const void *data, size_t size,
+					   char *buf, size_t buf_sz,
+					   unsigned int flags);
+
+typedef int (*bpfprobe_record_fn)(void *ctx, const struct bpfprobe_site *site,
+				  const struct bpfprobe_record_hdr *hdr,
+				  const void *data, size_t size);
+
+struct bpfprobe_records_opts {
+	size_t sz;
+	/** Called for every well-formed record; none: print to \c out. */
+	bpfprobe_record_fn fn;
+	void *ctx;
+	/** Where to print, one record per line (default stdout). */
+	FILE *out;
+	/** enum bpfprobe_format_flags */
+	unsigned int flags;
+	/** > 0: drop records of other processes. */
+	pid_t pid;
+	size_t :0;
+};
+#define bpfprobe_records_opts__last_field pid
+
+struct bpfprobe_records_stats {
+	__u64 records;   /**< well-formed records delivered */
+	__u64 malformed; /**< records that could not be decoded */
+	__u64 filtered;  /**< records of other processes (opts.pid) */
+	/**
+	 * Records the BPF side could not write because the ring buffer was
+	 * full, summed from the optional map BPFPROBE_LOST_MAP; valid only
+	 * when lost_counted (the object has that map).
+	 */
+	__u64 lost;
+	bool lost_counted;
+};
+
+/**
+ * Optional map of default-body objects: an ARRAY or PERCPU_ARRAY with one
+ * __u64 at key 0 that the BPF side increments when bpf_ringbuf_reserve()
+ * fails. Without it, lost records cannot be counted (and the stats say so).
+ */
+#define BPFPROBE_LOST_MAP "bpfprobe_lost"
+
+/** Reader of the BPFPROBE_RECORDS_MAP ring buffer of a loaded object. */
+struct bpfprobe_records;
+
+/**
+ * Opens the ring buffer of \p obj. NULL with errno ENOENT when the object
+ * has no BPFPROBE_RECORDS_MAP map (it has no default-body probe).
+ */
+BPFPROBE_API struct bpfprobe_records *
+bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
+		      const struct bpfprobe_records_opts *opts);
+/** Waits up to \p timeout_ms; returns the number of records or -errno. */
+BPFPROBE_API int bpfprobe_records__poll(struct bpfprobe_records *recs,
+					int timeout_ms);
+/** Handles what is already in the buffer without waiting. */
+BPFPROBE_API int bpfprobe_records__consume(struct bpfprobe_records *recs);
+/** An fd that polls readable when records arrive (for your own loop). */
+BPFPROBE_API int bpfprobe_records__fd(const struct bpfprobe_records *recs);
+BPFPROBE_API int bpfprobe_records__stats(const struct bpfprobe_records *recs,
+					 struct bpfprobe_records_stats *stats);
+BPFPROBE_API void bpfprobe_records__free(struct bpfprobe_records *recs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BPFPROBE_RUNTIME_H */

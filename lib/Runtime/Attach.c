@@ -1,0 +1,581 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * bpfprobe_object__attach(): turns every site of the metadata into a libbpf
+ * link, after checking that the site still describes the binary or kernel
+ * it will run on. A probe built from stale debug info reads the wrong
+ * registers and stack slots without any error, so a site is refused when
+ * the build-id recorded at compile time differs from the target's, when the
+ * target has none to compare, or when the symbol's address or size moved.
+ * `force` attaches such sites anyway and says so for each one.
+ *
+ * Order: check every site (reporting every refusal), then attach all; on
+ * the first attach failure everything attached so far is detached.
+ */
+#include "Internal.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+struct bpfprobe_attachment {
+	struct bpfprobe_meta *own_meta;
+	const struct bpfprobe_meta *meta;
+	struct bpf_link **links;
+	size_t link_cnt;
+};
+
+/* One binary named by one or more uprobe sites, opened once. */
+struct binary {
+	const char *target;   /* as written in the metadata */
+	char path[PATH_MAX];  /* resolved, absolute */
+	struct bpfprobe_elf *elf;
+	int err;              /* -errno of opening it */
+	char build_id[129];
+	int build_id_err;
+};
+
+/* Where one site goes. */
+struct plan {
+	const struct bpfprobe_site *site;
+	struct bpf_program *prog;
+	const char *path;       /* uprobes: the binary */
+	__u64 file_offset;      /* uprobes: offset of symbol+offset in the file */
+	char func[256];         /* kprobes: [module:]symbol */
+};
+
+struct attach_ctx {
+	struct bpf_object *obj;
+	const struct bpfprobe_meta *meta;
+	bool force;
+	bool dry_run;
+	pid_t pid;
+	struct binary *bins;
+	size_t bin_cnt;
+	struct plan *plans;
+};
+
+static bool is_user(const struct bpfprobe_site *s)
+{
+	return s->kind == BPFPROBE_UPROBE || s->kind == BPFPROBE_URETPROBE;
+}
+
+static bool is_ret(const struct bpfprobe_site *s)
+{
+	return s->kind == BPFPROBE_KRETPROBE || s->kind == BPFPROBE_URETPROBE;
+}
+
+/*
+ * Reports a failed check of \p site: what is wrong, then (when refused) how
+ * to fix it. A forceable failure under `force` is a loud warning instead and
+ * the site goes on.
+ */
+__attribute__((format(printf, 6, 7)))
+static int refuse(struct attach_ctx *c, const struct bpfprobe_site *site,
+		  bool forceable, const char *fix, int err, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (forceable && c->force) {
+		pr_warn("warning: FORCED attach of probe '%s' (%s): %s; its values may come from the wrong registers or memory\n",
+			site->program, site->spec, msg);
+		return 0;
+	}
+	pr_warn("probe '%s' (%s): %s%s%s\n", site->program, site->spec, msg,
+		fix ? "; " : "", fix ? fix : "");
+	return err;
+}
+
+#define FIX_BINARY "rebuild the BPF object against the current binary, or force the attach (bpfprobe-run --force, bpfprobe_attach_opts.force) and accept possibly wrong values"
+#define FIX_NO_ID "link the binary with -Wl,--build-id and rebuild the BPF object against it, or force the attach (bpfprobe-run --force, bpfprobe_attach_opts.force) and accept possibly wrong values"
+#define FIX_KERNEL "rebuild the BPF object against the running kernel's debug info, or force the attach (bpfprobe-run --force, bpfprobe_attach_opts.force) and accept possibly wrong values"
+
+/* ---- architecture ---- */
+
+static bool same_arch(const char *a, const char *b)
+{
+	static const char *const aliases[][3] = {
+		{ "x86_64", "amd64", "x86-64" },
+		{ "aarch64", "arm64", NULL },
+		{ "i386", "i686", "x86" },
+		{ "riscv64", "riscv", NULL },
+		{ "s390x", "s390", NULL },
+		{ "ppc64le", "powerpc64le", NULL },
+	};
+
+	if (!strcmp(a, b))
+		return true;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		bool in_a = false, in_b = false;
+
+		for (int j = 0; j < 3 && aliases[i][j]; j++) {
+			in_a |= !strcmp(a, aliases[i][j]);
+			in_b |= !strcmp(b, aliases[i][j]);
+		}
+		if (in_a && in_b)
+			return true;
+	}
+	return false;
+}
+
+/* ---- binaries ---- */
+
+static bool search_path(const char *dirs, const char *file, char *out)
+{
+	const char *p = dirs;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
+		char cand[PATH_MAX];
+
+		if (n && n + strlen(file) + 2 < sizeof(cand)) {
+			snprintf(cand, sizeof(cand), "%.*s/%s", (int)n, p, file);
+			if (!access(cand, R_OK)) {
+				strcpy(out, cand);
+				return true;
+			}
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
+/* libbpf's rule: a name without '/' is searched for like the loader would. */
+static int resolve_binary(const char *target, char *out)
+{
+	char found[PATH_MAX];
+	const char *path = target;
+
+	if (!strchr(target, '/')) {
+		bool lib = strstr(target, ".so") != NULL;
+		const char *env = getenv(lib ? "LD_LIBRARY_PATH" : "PATH");
+
+		if (search_path(env, target, found) ||
+		    (lib && search_path("/usr/lib64:/usr/lib:/lib64:/lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu:/usr/lib/aarch64-linux-gnu",
+					target, found)))
+			path = found;
+		else
+			return -ENOENT;
+	}
+	if (!realpath(path, out))
+		return -errno;
+	return 0;
+}
+
+static struct binary *get_binary(struct attach_ctx *c, const char *target)
+{
+	struct binary *b;
+
+	for (size_t i = 0; i < c->bin_cnt; i++)
+		if (!strcmp(c->bins[i].target, target))
+			return &c->bins[i];
+	b = &c->bins[c->bin_cnt++];
+	b->target = target;
+	b->err = resolve_binary(target, b->path);
+	if (!b->err) {
+		b->elf = bpfprobe_elf_open(b->path);
+		if (!b->elf)
+			b->err = -errno;
+	}
+	if (b->elf)
+		b->build_id_err = bpfprobe_elf_get_build_id(b->elf, b->build_id,
+							    sizeof(b->build_id));
+	return b;
+}
+
+static int check_user_site(struct attach_ctx *c, struct plan *p)
+{
+	const struct bpfprobe_site *s = p->site;
+	struct binary *b = get_binary(c, s->target);
+	struct bpfprobe_elf_sym syms[8], *sym = NULL;
+	char cwd[PATH_MAX];
+	int n, err;
+
+	if (b->err == -ENOENT || b->err == -ENOTDIR) {
+		if (!getcwd(cwd, sizeof(cwd)))
+			strcpy(cwd, "?");
+		return refuse(c, s, false, NULL, -ENOENT,
+			      "binary '%s' not found (looked %s%s); run from the directory the probe's path is relative to, or rebuild the probe with the binary's current path",
+			      s->target, strchr(s->target, '/') ? "relative to " : "in PATH/library directories",
+			      strchr(s->target, '/') ? cwd : "");
+	}
+	if (b->err == -ENOEXEC || b->err == -EBADMSG)
+		return refuse(c, s, false, NULL, -ENOEXEC, "'%s' (%s) is not an ELF binary",
+			      s->target, b->path);
+	if (b->err)
+		return refuse(c, s, false, NULL, b->err, "cannot open binary '%s': %s",
+			      s->target, strerror(-b->err));
+	p->path = b->path;
+
+	/* Build-id: empty in the metadata means no debug info was used. */
+	if (*s->build_id) {
+		if (b->build_id_err == -ENODATA) {
+			err = refuse(c, s, true, FIX_NO_ID, -ESTALE,
+				     "binary %s has no build-id to compare with the one the probe was built against (%s)",
+				     b->path, s->build_id);
+			if (err)
+				return err;
+		} else if (b->build_id_err < 0) {
+			return refuse(c, s, false, NULL, -EBADMSG,
+				      "cannot read the build-id of %s: %s", b->path,
+				      strerror(-b->build_id_err));
+		} else if (strcmp(b->build_id, s->build_id)) {
+			err = refuse(c, s, true, FIX_BINARY, -ESTALE,
+				     "build-id mismatch: the probe was built against build-id %s, but %s has build-id %s",
+				     s->build_id, b->path, b->build_id);
+			if (err)
+				return err;
+		}
+	}
+
+	n = bpfprobe_elf_find_symbol(b->elf, s->symbol, syms, 8);
+	if (n < 0)
+		return refuse(c, s, false, NULL, n, "cannot read the symbol table of %s: %s",
+			      b->path, strerror(-n));
+	if (n == 0)
+		return refuse(c, s, false, NULL, -ENOENT,
+			      "symbol '%s' not found in %s (neither .symtab nor .dynsym); the binary changed or is stripped",
+			      s->symbol, b->path);
+	if (n == 1) {
+		sym = &syms[0];
+	} else {
+		for (int i = 0; i < n && i < 8 && s->address; i++)
+			if (syms[i].value + s->offset == s->address)
+				sym = &syms[i];
+		if (!sym)
+			return refuse(c, s, false, NULL, -ENOTUNIQ,
+				      "symbol '%s' has %d definitions in %s and the metadata records no address that picks one",
+				      s->symbol, n, b->path);
+	}
+
+	if (s->address && sym->value + s->offset != s->address) {
+		err = refuse(c, s, true, FIX_BINARY, -ESTALE,
+			     "address mismatch: the probe was resolved at 0x%llx (%s+%llu), but %s has %s at 0x%llx, so the site is now 0x%llx",
+			     (unsigned long long)s->address, s->symbol,
+			     (unsigned long long)s->offset, b->path, s->symbol,
+			     (unsigned long long)sym->value,
+			     (unsigned long long)(sym->value + s->offset));
+		if (err)
+			return err;
+	}
+	if (s->has_symbol_size && sym->size != s->symbol_size) {
+		err = refuse(c, s, true, FIX_BINARY, -ESTALE,
+			     "size mismatch: '%s' was %llu bytes when the probe was built, it is %llu bytes in %s",
+			     s->symbol, (unsigned long long)s->symbol_size,
+			     (unsigned long long)sym->size, b->path);
+		if (err)
+			return err;
+	}
+	if (sym->size && s->offset >= sym->size) {
+		err = refuse(c, s, true, FIX_BINARY, -ESTALE,
+			     "offset %llu is past the end of '%s' (%llu bytes) in %s",
+			     (unsigned long long)s->offset, s->symbol,
+			     (unsigned long long)sym->size, b->path);
+		if (err)
+			return err;
+	}
+	p->file_offset = sym->file_offset + s->offset;
+	return 0;
+}
+
+/* ---- kernel ---- */
+
+/* Is \p sym (in \p module, or vmlinux) in /proc/kallsyms? */
+static int kallsyms_has(const char *sym, const char *module)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char name[256], mod[128] = "";
+		unsigned long long addr;
+		char type;
+		int n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
+
+		if (n < 3 || strcmp(name, sym))
+			continue;
+		if (strcmp(mod, module ? module : ""))
+			continue;
+		found = 1;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+static int check_kernel_site(struct attach_ctx *c, struct plan *p)
+{
+	const struct bpfprobe_site *s = p->site;
+	const char *mod = s->target;
+	char id[129], path[PATH_MAX];
+	int ret, err;
+
+	if (*mod) {
+		snprintf(path, sizeof(path), "%s/module/%s", bpfprobe_sysfs_root(), mod);
+		if (access(path, F_OK))
+			return refuse(c, s, false, NULL, -ENOENT,
+				      "kernel module '%s' is not loaded (no %s); load it first (modprobe %s)",
+				      mod, path, mod);
+	}
+	if (*s->build_id) {
+		ret = bpfprobe_kernel_build_id(mod, id, sizeof(id));
+		if (ret == -ENODATA || ret == -ENOENT) {
+			err = refuse(c, s, true, FIX_KERNEL, -ESTALE,
+				     "the running %s%s has no build-id to compare with the one the probe was built against (%s)",
+				     *mod ? "module " : "kernel", mod, s->build_id);
+			if (err)
+				return err;
+		} else if (ret < 0) {
+			return refuse(c, s, false, NULL, ret,
+				      "cannot read the build-id of the running %s%s: %s",
+				      *mod ? "module " : "kernel", mod, strerror(-ret));
+		} else if (strcmp(id, s->build_id)) {
+			err = refuse(c, s, true, FIX_KERNEL, -ESTALE,
+				     "build-id mismatch: the probe was built against %s%s with build-id %s, but the running one has build-id %s",
+				     *mod ? "module " : "the kernel", mod, s->build_id, id);
+			if (err)
+				return err;
+		}
+	}
+	ret = kallsyms_has(s->symbol, *mod ? mod : NULL);
+	if (ret == 0)
+		return refuse(c, s, false, NULL, -ENOENT,
+			      "symbol '%s' is not in the running %s%s (/proc/kallsyms)",
+			      s->symbol, *mod ? "module " : "kernel", mod);
+	if (ret < 0)
+		pr_debug("cannot read /proc/kallsyms (%s); not checking '%s'\n",
+			 strerror(-ret), s->symbol);
+	if (*mod)
+		snprintf(p->func, sizeof(p->func), "%s:%s", mod, s->symbol);
+	else
+		snprintf(p->func, sizeof(p->func), "%s", s->symbol);
+	return 0;
+}
+
+/* ---- attach ---- */
+
+static int check_pmu(const char *kind)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
+		 bpfprobe_sysfs_root(), kind);
+	if (!access(path, F_OK))
+		return 0;
+	pr_warn("this kernel has no %s support (no %s); it needs CONFIG_%s_EVENTS\n",
+		kind, path, !strcmp(kind, "kprobe") ? "KPROBE" : "UPROBE");
+	return -EOPNOTSUPP;
+}
+
+static int attach_site(struct attach_ctx *c, struct plan *p,
+		       struct bpf_link **link)
+{
+	const struct bpfprobe_site *s = p->site;
+	int err;
+
+	if (is_user(s)) {
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = is_ret(s));
+
+		if ((err = check_pmu("uprobe")))
+			return err;
+		*link = bpf_program__attach_uprobe_opts(p->prog,
+							c->pid > 0 ? c->pid : -1,
+							p->path, p->file_offset, &uo);
+	} else {
+		LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = is_ret(s),
+			    .offset = s->offset);
+
+		if ((err = check_pmu("kprobe")))
+			return err;
+		*link = bpf_program__attach_kprobe_opts(p->prog, p->func, &ko);
+	}
+	if (!*link) {
+		err = -errno;
+		pr_warn("probe '%s' (%s): attaching to %s failed: %s\n", s->program,
+			s->spec, is_user(s) ? p->path : p->func, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static void describe(const struct plan *p, char *buf, size_t sz)
+{
+	const struct bpfprobe_site *s = p->site;
+
+	if (is_user(s))
+		snprintf(buf, sz, "%s %s:0x%llx (%s+%llu)", bpfprobe_kind__str(s->kind),
+			 p->path, (unsigned long long)p->file_offset, s->symbol,
+			 (unsigned long long)s->offset);
+	else
+		snprintf(buf, sz, "%s %s+%llu", bpfprobe_kind__str(s->kind), p->func,
+			 (unsigned long long)s->offset);
+}
+
+void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att)
+{
+	if (!att)
+		return;
+	for (size_t i = 0; i < att->link_cnt; i++)
+		bpf_link__destroy(att->links[i]);
+	free(att->links);
+	bpfprobe_meta__free(att->own_meta);
+	free(att);
+}
+
+static struct bpfprobe_attachment *fail(struct bpfprobe_attachment *att, int err)
+{
+	bpfprobe_attachment__destroy(att);
+	errno = err < 0 ? -err : err;
+	return NULL;
+}
+
+struct bpfprobe_attachment *
+bpfprobe_object__attach(struct bpf_object *obj,
+			const struct bpfprobe_attach_opts *opts)
+{
+	struct attach_ctx c = { .obj = obj };
+	struct bpfprobe_attachment *att;
+	struct utsname un;
+	size_t n;
+	int first_err = 0, err;
+
+	if (!OPTS_VALID(opts, bpfprobe_attach_opts))
+		return fail(NULL, -EINVAL);
+	c.force = OPTS_GET(opts, force, false);
+	c.dry_run = OPTS_GET(opts, dry_run, false);
+	c.pid = OPTS_GET(opts, pid, 0);
+	if (!obj && !c.dry_run) {
+		pr_warn("bpfprobe_object__attach: no bpf_object (only a dry run works without one)\n");
+		return fail(NULL, -EINVAL);
+	}
+
+	att = calloc(1, sizeof(*att));
+	if (!att)
+		return fail(NULL, -ENOMEM);
+	if (OPTS_GET(opts, meta, NULL)) {
+		att->meta = opts->meta;
+	} else if (OPTS_GET(opts, obj_buf, NULL)) {
+		att->own_meta = bpfprobe_meta__open_mem(opts->obj_buf,
+							OPTS_GET(opts, obj_buf_sz, 0));
+		if (!att->own_meta)
+			return fail(att, -errno);
+		att->meta = att->own_meta;
+	} else if (OPTS_GET(opts, obj_path, NULL)) {
+		att->own_meta = bpfprobe_meta__open_file(opts->obj_path);
+		if (!att->own_meta)
+			return fail(att, -errno);
+		att->meta = att->own_meta;
+	} else {
+		pr_warn("bpfprobe_object__attach: say where the .bpfprobe metadata is: opts.obj_path (the object file), opts.obj_buf/obj_buf_sz (a skeleton's skeleton->data/data_sz) or opts.meta\n");
+		return fail(att, -EINVAL);
+	}
+	c.meta = att->meta;
+	n = bpfprobe_meta__site_cnt(c.meta);
+
+	if (c.pid > 0 && kill(c.pid, 0) && errno == ESRCH) {
+		pr_warn("process %d does not exist (pid gone?)\n", (int)c.pid);
+		return fail(att, -ESRCH);
+	}
+
+	c.bins = calloc(n, sizeof(*c.bins));
+	c.plans = calloc(n, sizeof(*c.plans));
+	att->links = calloc(n, sizeof(*att->links));
+	if (!c.bins || !c.plans || !att->links) {
+		first_err = -ENOMEM;
+		goto out;
+	}
+	if (uname(&un))
+		strcpy(un.machine, "unknown");
+
+	/* Check every site and report every refusal before giving up. */
+	for (size_t i = 0; i < n; i++) {
+		struct plan *p = &c.plans[i];
+		const struct bpfprobe_site *s = bpfprobe_meta__site(c.meta, i);
+
+		p->site = s;
+		err = 0;
+		if (!same_arch(s->arch, un.machine)) {
+			err = refuse(&c, s, false, NULL, -ENOEXEC,
+				     "it was built for %s, this machine is %s",
+				     s->arch, un.machine);
+		} else if (obj && !(p->prog = bpf_object__find_program_by_name(obj, s->program))) {
+			err = refuse(&c, s, false, NULL, -ENOENT,
+				     "program '%s' named by the .bpfprobe metadata is not in the BPF object '%s'",
+				     s->program, bpf_object__name(obj));
+		} else if (is_user(s)) {
+			err = check_user_site(&c, p);
+		} else {
+			err = check_kernel_site(&c, p);
+			if (!err && c.pid > 0)
+				pr_warn("warning: probe '%s' is a kernel probe: it fires in every process, not only in %d\n",
+					s->program, (int)c.pid);
+		}
+		if (err && !first_err)
+			first_err = err;
+	}
+	if (first_err)
+		goto out;
+
+	for (size_t i = 0; i < n; i++) {
+		struct plan *p = &c.plans[i];
+		char where[PATH_MAX + 128];
+
+		describe(p, where, sizeof(where));
+		if (c.dry_run) {
+			pr_info("would attach '%s' as %s%s\n", p->site->program, where,
+				c.pid > 0 && is_user(p->site) ? " in one process" : "");
+			continue;
+		}
+		err = attach_site(&c, p, &att->links[att->link_cnt]);
+		if (err) {
+			first_err = err;
+			goto out;
+		}
+		att->link_cnt++;
+		pr_debug("attached '%s' as %s\n", p->site->program, where);
+	}
+out:
+	for (size_t i = 0; c.bins && i < c.bin_cnt; i++)
+		bpfprobe_elf_close(c.bins[i].elf);
+	free(c.bins);
+	free(c.plans);
+	if (first_err)
+		return fail(att, first_err);
+	return att;
+}
+
+const struct bpfprobe_meta *
+bpfprobe_attachment__meta(const struct bpfprobe_attachment *att)
+{
+	return att ? att->meta : NULL;
+}
+
+size_t bpfprobe_attachment__link_cnt(const struct bpfprobe_attachment *att)
+{
+	return att ? att->link_cnt : 0;
+}
+
+struct bpf_link *bpfprobe_attachment__link(const struct bpfprobe_attachment *att,
+					   size_t idx)
+{
+	if (!att || idx >= att->link_cnt) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return att->links[idx];
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * Build-ids of the running kernel and its modules, read from the raw ELF
+ * notes the kernel exports: /sys/kernel/notes for vmlinux and
+ * /sys/module/<name>/notes/.note.gnu.build-id for a module. Binaries' ids
+ * come from their ELF file (ElfFile.c).
+ */
+#include "Internal.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int read_notes_file(const char *path, char *buf, size_t buf_sz)
+{
+	unsigned char notes[4096];
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (len < sizeof(notes)) {
+		ssize_t n = read(fd, notes + len, sizeof(notes) - len);
+
+		if (n < 0) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	return bpfprobe_notes_build_id(notes, len, buf, buf_sz);
+}
+
+int bpfprobe_kernel_build_id(const char *module, char *buf, size_t buf_sz)
+{
+	char path[512];
+
+	if (!buf || !buf_sz)
+		return -EINVAL;
+	if (!module || !*module)
+		snprintf(path, sizeof(path), "%s/kernel/notes", bpfprobe_sysfs_root());
+	else if (strchr(module, '/'))
+		return -EINVAL;
+	else
+		snprintf(path, sizeof(path), "%s/module/%s/notes/.note.gnu.build-id",
+			 bpfprobe_sysfs_root(), module);
+	return read_notes_file(path, buf, buf_sz);
+}
+
+/*
+ * "/sys", or $BPFPROBE_SYSFS_ROOT: a test hook that lets the lit suite fake
+ * a kernel's notes, modules and PMUs (docs/runtime.md).
+ */
+const char *bpfprobe_sysfs_root(void)
+{
+	const char *root = getenv("BPFPROBE_SYSFS_ROOT");
+
+	return root && *root ? root : "/sys";
+}

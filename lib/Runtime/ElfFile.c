@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * The ELF questions the runtime asks, answered with libelf: the bytes of a
+ * section of a BPF object (the `.bpfprobe` metadata, from a file or from a
+ * skeleton's embedded copy), the NT_GNU_BUILD_ID of a binary, the kernel's
+ * raw notes, and a symbol's address, size and file offset for uprobes.
+ */
+#include "Internal.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+struct bpfprobe_elf {
+	Elf *elf;
+	int fd; /* -1 for a buffer */
+	size_t shstrndx;
+};
+
+static bool elf_ready(void)
+{
+	static bool ok;
+
+	if (!ok)
+		ok = elf_version(EV_CURRENT) != EV_NONE;
+	return ok;
+}
+
+static struct bpfprobe_elf *wrap(Elf *elf, int fd)
+{
+	struct bpfprobe_elf *e;
+
+	if (!elf) {
+		errno = EBADMSG;
+		return NULL;
+	}
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		errno = ENOEXEC;
+		return NULL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		elf_end(elf);
+		errno = ENOMEM;
+		return NULL;
+	}
+	e->elf = elf;
+	e->fd = fd;
+	if (elf_getshdrstrndx(elf, &e->shstrndx))
+		e->shstrndx = (size_t)-1;
+	return e;
+}
+
+struct bpfprobe_elf *bpfprobe_elf_open(const char *path)
+{
+	struct bpfprobe_elf *e;
+	int fd;
+
+	if (!elf_ready()) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	e = wrap(elf_begin(fd, ELF_C_READ_MMAP, NULL), fd);
+	if (!e) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return e;
+}
+
+struct bpfprobe_elf *bpfprobe_elf_open_mem(const void *buf, size_t size)
+{
+	if (!elf_ready() || !buf) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* elf_memory() only reads the image, as libbpf relies on too. */
+	return wrap(elf_memory((char *)buf, size), -1);
+}
+
+void bpfprobe_elf_close(struct bpfprobe_elf *e)
+{
+	if (!e)
+		return;
+	elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e);
+}
+
+int bpfprobe_elf_machine(struct bpfprobe_elf *e)
+{
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(e->elf, &eh))
+		return -EBADMSG;
+	return eh.e_machine;
+}
+
+int bpfprobe_elf_section(struct bpfprobe_elf *e, const char *name,
+			 const void **data, size_t *size)
+{
+	Elf_Scn *scn = NULL;
+
+	if (e->shstrndx == (size_t)-1)
+		return -EBADMSG;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			return -EBADMSG;
+		n = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
+		if (!n || strcmp(n, name))
+			continue;
+		if (sh.sh_type == SHT_NOBITS)
+			return -ENODATA;
+		d = elf_rawdata(scn, NULL);
+		if (!d)
+			return -EBADMSG;
+		*data = d->d_buf;
+		*size = d->d_size;
+		return 0;
+	}
+	return -ENODATA;
+}
+
+static int hex(const unsigned char *id, size_t n, char *buf, size_t buf_sz)
+{
+	if (buf_sz < 2 * n + 1)
+		return -ENOSPC;
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", id[i]);
+	buf[2 * n] = 0;
+	return (int)(2 * n);
+}
+
+int bpfprobe_notes_build_id(const void *notes, size_t size, char *buf,
+			    size_t buf_sz)
+{
+	const unsigned char *p = notes;
+	size_t off = 0;
+
+	/* Elf32_Nhdr and Elf64_Nhdr are the same: three 4-byte words. */
+	while (size - off >= 12) {
+		__u32 namesz, descsz, type;
+		size_t name_off, desc_off, next;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		name_off = off + 12;
+		desc_off = name_off + ((namesz + 3ul) & ~3ul);
+		next = desc_off + ((descsz + 3ul) & ~3ul);
+		if (desc_off > size || descsz > size - desc_off)
+			return -EBADMSG;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
+		    !memcmp(p + name_off, "GNU", 4) && descsz)
+			return hex(p + desc_off, descsz, buf, buf_sz);
+		if (next <= off)
+			return -EBADMSG;
+		off = next;
+	}
+	return -ENODATA;
+}
+
+int bpfprobe_elf_get_build_id(struct bpfprobe_elf *e, char *buf, size_t buf_sz)
+{
+	Elf_Scn *scn = NULL;
+	size_t phnum;
+
+	/* Sections first (a binary may lack program headers only if relocatable). */
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh))
+			return -EBADMSG;
+		if (sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			const char *name = (const char *)d->d_buf + name_off;
+
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(name, "GNU", 4) && nh.n_descsz)
+				return hex((const unsigned char *)d->d_buf + desc_off,
+					   nh.n_descsz, buf, buf_sz);
+		}
+	}
+	/* Stripped of section headers: the PT_NOTE segments. */
+	if (!elf_getphdrnum(e->elf, &phnum)) {
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr ph;
+			Elf_Data *d;
+			int ret;
+
+			if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+				continue;
+			d = elf_getdata_rawchunk(e->elf, ph.p_offset, ph.p_filesz,
+						 ELF_T_NHDR);
+			if (!d)
+				continue;
+			ret = bpfprobe_notes_build_id(d->d_buf, d->d_size, buf, buf_sz);
+			if (ret != -ENODATA)
+				return ret;
+		}
+	}
+	return -ENODATA;
+}
+
+int bpfprobe_elf_build_id(const char *path, char *buf, size_t buf_sz)
+{
+	struct bpfprobe_elf *e = bpfprobe_elf_open(path);
+	int ret;
+
+	if (!e)
+		return -errno;
+	ret = bpfprobe_elf_get_build_id(e, buf, buf_sz);
+	bpfprobe_elf_close(e);
+	return ret;
+}
+
+/* The file offset of address \p addr: through the loadable segment. */
+static int addr_to_offset(struct bpfprobe_elf *e, __u64 addr, __u64 *off)
+{
+	size_t phnum;
+
+	if (elf_getphdrnum(e->elf, &phnum))
+		return -EBADMSG;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_memsz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int bpfprobe_elf_find_symbol(struct bpfprobe_elf *e, const char *name,
+			     struct bpfprobe_elf_sym *syms, int max)
+{
+	static const Elf64_Word tables[] = { SHT_SYMTAB, SHT_DYNSYM };
+	int found = 0;
+
+	for (int t = 0; t < 2 && !found; t++) {
+		Elf_Scn *scn = NULL;
+
+		while ((scn = elf_nextscn(e->elf, scn))) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+			size_t n;
+
+			if (!gelf_getshdr(scn, &sh))
+				return -EBADMSG;
+			if (sh.sh_type != tables[t] || !sh.sh_entsize)
+				continue;
+			d = elf_getdata(scn, NULL);
+			if (!d)
+				return -EBADMSG;
+			n = sh.sh_size / sh.sh_entsize;
+			for (size_t i = 0; i < n; i++) {
+				GElf_Sym s;
+				const char *sn;
+				int type;
+				bool dup = false;
+				__u64 off;
+
+				if (!gelf_getsym(d, (int)i, &s))
+					return -EBADMSG;
+				type = GELF_ST_TYPE(s.st_info);
+				if (s.st_shndx == SHN_UNDEF ||
+				    (type != STT_FUNC && type != STT_GNU_IFUNC &&
+				     type != STT_NOTYPE))
+					continue;
+				sn = elf_strptr(e->elf, sh.sh_link, s.st_name);
+				if (!sn || strcmp(sn, name))
+					continue;
+				for (int j = 0; j < found && j < max; j++)
+					if (syms[j].value == s.st_value)
+						dup = true;
+				if (dup)
+					continue;
+				if (addr_to_offset(e, s.st_value, &off))
+					continue;
+				if (found < max)
+					syms[found] = (struct bpfprobe_elf_sym){
+						.value = s.st_value,
+						.size = s.st_size,
+						.file_offset = off,
+						.type = type,
+					};
+				found++;
+			}
+		}
+	}
+	return found;
+}
+
+/* ---- Metadata of a BPF object ---- */
+
+static struct bpfprobe_meta *meta_from_elf(struct bpfprobe_elf *e,
+					   const char *what)
+{
+	struct bpfprobe_meta *meta;
+	const void *data;
+	size_t size;
+	int err;
+
+	if (!e) {
+		err = errno;
+		if (err == ENOEXEC || err == EBADMSG)
+			pr_warn("%s is not an ELF object\n", what);
+		else
+			pr_warn("cannot open %s: %s\n", what, strerror(err));
+		errno = err;
+		return NULL;
+	}
+	err = bpfprobe_elf_section(e, BPFPROBE_METADATA_SECTION, &data, &size);
+	if (err) {
+		if (err == -ENODATA)
+			pr_warn("%s has no %s section: it was not built with the bpfprobe plugin (clang -fplugin=libbpfprobe.so), or the section was stripped\n",
+				what, BPFPROBE_METADATA_SECTION);
+		else
+			pr_warn("%s: malformed ELF section table\n", what);
+		bpfprobe_elf_close(e);
+		errno = -err;
+		return NULL;
+	}
+	meta = bpfprobe_meta__parse(data, size);
+	err = errno;
+	bpfprobe_elf_close(e);
+	errno = err;
+	return meta;
+}
+
+struct bpfprobe_meta *bpfprobe_meta__open_file(const char *path)
+{
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return meta_from_elf(bpfprobe_elf_open(path), path);
+}
+
+struct bpfprobe_meta *bpfprobe_meta__open_mem(const void *obj_buf,
+					      size_t obj_buf_sz)
+{
+	if (!obj_buf || !obj_buf_sz) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return meta_from_elf(bpfprobe_elf_open_mem(obj_buf, obj_buf_sz),
+			     "the in-memory BPF object");
+}

@@ -1,0 +1,627 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * The reference reader of the `.bpfprobe` section (docs/metadata.md): text
+ * records `bpfprobe-site 1` ... `end`, separated by any number of NULs. It is
+ * strict, because a site attached from a half-read record reads the wrong
+ * memory: every truncation, bad escape, missing or repeated key and bad
+ * number fails with one line naming the record, its line and byte offset.
+ * It depends on libc only, so the fuzzer links it alone.
+ */
+#include "Internal.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bpfprobe_meta {
+	char *text; /* owned copy of the section; strings point into it */
+	struct bpfprobe_site *sites;
+	size_t site_cnt;
+};
+
+__u32 bpfprobe_fnv1a(const char *s)
+{
+	__u32 h = 2166136261u;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+const char *bpfprobe_kind__str(enum bpfprobe_kind kind)
+{
+	switch (kind) {
+	case BPFPROBE_KPROBE: return "kprobe";
+	case BPFPROBE_KRETPROBE: return "kretprobe";
+	case BPFPROBE_UPROBE: return "uprobe";
+	case BPFPROBE_URETPROBE: return "uretprobe";
+	}
+	return "unknown";
+}
+
+/* Where the parser is, for messages. */
+struct parse_pos {
+	size_t record;      /* 1-based record number */
+	size_t record_off;  /* byte offset of the record's first line */
+	size_t line;        /* 1-based line within the record */
+	size_t line_off;    /* byte offset of the line */
+};
+
+/* Prints \p s (at most \p max bytes) for a message, escaping controls. */
+static void quote(char *out, size_t out_sz, const char *s, size_t len)
+{
+	size_t o = 0;
+	size_t max = 40;
+
+	for (size_t i = 0; i < len && o + 5 < out_sz; i++) {
+		unsigned char c = s[i];
+
+		if (i == max) {
+			o += snprintf(out + o, out_sz - o, "...");
+			break;
+		}
+		if (c == '\n')
+			o += snprintf(out + o, out_sz - o, "\\n");
+		else if (c == '\t')
+			o += snprintf(out + o, out_sz - o, "\\t");
+		else if (c < 0x20 || c >= 0x7f)
+			o += snprintf(out + o, out_sz - o, "\\x%02x", c);
+		else
+			out[o++] = c;
+	}
+	out[o < out_sz ? o : out_sz - 1] = 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static int corrupt(const struct parse_pos *pos, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (pos->line)
+		pr_warn("corrupt .bpfprobe metadata: record %zu (byte %zu), line %zu (byte %zu): %s\n",
+			pos->record, pos->record_off, pos->line, pos->line_off, msg);
+	else
+		pr_warn("corrupt .bpfprobe metadata: record %zu (byte %zu): %s\n",
+			pos->record, pos->record_off, msg);
+	return -EBADMSG;
+}
+
+/* Undoes the escaping of docs/metadata.md in place: \\ \n \t. */
+static int unescape(const struct parse_pos *pos, const char *key, char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		r++;
+		if (*r == '\\')
+			*w++ = '\\';
+		else if (*r == 'n')
+			*w++ = '\n';
+		else if (*r == 't')
+			*w++ = '\t';
+		else if (!*r)
+			return corrupt(pos, "value of '%s' ends with a lone backslash", key);
+		else
+			return corrupt(pos, "value of '%s' has an unknown escape '\\%c' (only \\\\, \\n and \\t exist)",
+				       key, isprint((unsigned char)*r) ? *r : '?');
+	}
+	*w = 0;
+	return 0;
+}
+
+static int parse_u64(const struct parse_pos *pos, const char *key,
+		     const char *s, int base, __u64 *out)
+{
+	__u64 v = 0;
+	const char *p = s;
+
+	if (base == 16) {
+		/* address: 0x-prefixed hex; a bare 0 means "not resolved" */
+		if (strcmp(s, "0") == 0) {
+			*out = 0;
+			return 0;
+		}
+		if (strncmp(s, "0x", 2) != 0 || !s[2])
+			return corrupt(pos, "'%s' must be 0x-prefixed hex, found '%s'", key, s);
+		p = s + 2;
+	}
+	if (!*p)
+		return corrupt(pos, "'%s' is empty; expected a %s number", key,
+			       base == 16 ? "hex" : "decimal");
+	for (; *p; p++) {
+		int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			return corrupt(pos, "'%s' must be a %s number, found '%s'", key,
+				       base == 16 ? "hex" : "decimal", s);
+		if (v > (UINT64_MAX - d) / base)
+			return corrupt(pos, "'%s' does not fit in 64 bits: '%s'", key, s);
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * The place of the spec, for labels: "uprobe/./srv:handle:12(req->len, fd)"
+ * with target "./srv" gives "handle:12". Falls back to symbol[+offset].
+ */
+static const char *make_label(struct bpfprobe_site *site, char *scratch,
+			      size_t scratch_sz)
+{
+	const char *p = strchr(site->spec, '/');
+	size_t tlen = strlen(site->target);
+	size_t len;
+
+	if (p) {
+		p++;
+		if (tlen && strncmp(p, site->target, tlen) == 0 && p[tlen] == ':')
+			p += tlen + 1;
+		else if (tlen)
+			p = NULL; /* target spelled differently: do not guess */
+	}
+	if (p) {
+		len = strcspn(p, "(");
+		while (len && isspace((unsigned char)p[len - 1]))
+			len--;
+		if (len && len < scratch_sz) {
+			memcpy(scratch, p, len);
+			scratch[len] = 0;
+			return scratch;
+		}
+	}
+	if (site->offset)
+		snprintf(scratch, scratch_sz, "%s+%llu", site->symbol,
+			 (unsigned long long)site->offset);
+	else
+		snprintf(scratch, scratch_sz, "%s", site->symbol);
+	return scratch;
+}
+
+enum {
+	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
+	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID, K_CNT
+};
+
+static const struct {
+	const char *name;
+	bool required;
+} keys[K_CNT] = {
+	[K_PROGRAM] = { BPFPROBE_KEY_PROGRAM, true },
+	[K_SECTION] = { BPFPROBE_KEY_SECTION, true },
+	[K_KIND] = { BPFPROBE_KEY_KIND, true },
+	[K_TARGET] = { BPFPROBE_KEY_TARGET, true },
+	[K_SYMBOL] = { BPFPROBE_KEY_SYMBOL, true },
+	[K_OFFSET] = { BPFPROBE_KEY_OFFSET, true },
+	[K_ADDRESS] = { BPFPROBE_KEY_ADDRESS, false },
+	[K_SYMBOL_SIZE] = { BPFPROBE_KEY_SYMBOL_SIZE, false },
+	[K_ARCH] = { BPFPROBE_KEY_ARCH, true },
+	[K_BUILD_ID] = { BPFPROBE_KEY_BUILD_ID, true },
+	[K_SOURCE] = { BPFPROBE_KEY_SOURCE, true },
+	[K_SPEC] = { BPFPROBE_KEY_SPEC, true },
+	[K_RECORD_ID] = { BPFPROBE_KEY_RECORD_ID, false },
+};
+
+struct record_builder {
+	char *vals[K_CNT];
+	struct bpfprobe_arg *args;
+	size_t arg_cnt, arg_cap;
+};
+
+static int add_arg(struct record_builder *rb, const struct parse_pos *pos,
+		   char *val)
+{
+	char *f[4];
+	int n = 0;
+	char *p = val;
+	static const char *const names[4] = { "parameter name", "type",
+					      "fetch plan", "argument text" };
+
+	f[n++] = p;
+	while ((p = strchr(p, '\t'))) {
+		*p++ = 0;
+		if (n == 4)
+			return corrupt(pos, "'arg' has more than 4 tab-separated fields");
+		f[n++] = p;
+	}
+	if (n != 4)
+		return corrupt(pos, "'arg' has %d tab-separated field%s, expected 4: name, type, fetch plan, text",
+			       n, n == 1 ? "" : "s");
+	for (int i = 0; i < 4; i++) {
+		int err = unescape(pos, "arg", f[i]);
+
+		if (err)
+			return err;
+		if (i < 3 && !*f[i])
+			return corrupt(pos, "'arg' has an empty %s", names[i]);
+	}
+	if (rb->arg_cnt == rb->arg_cap) {
+		size_t cap = rb->arg_cap ? rb->arg_cap * 2 : 4;
+		void *n_args = realloc(rb->args, cap * sizeof(*rb->args));
+
+		if (!n_args)
+			return -ENOMEM;
+		rb->args = n_args;
+		rb->arg_cap = cap;
+	}
+	rb->args[rb->arg_cnt++] = (struct bpfprobe_arg){
+		.name = f[0], .type = f[1], .fetch = f[2], .text = f[3],
+	};
+	return 0;
+}
+
+static bool is_hex(const char *s)
+{
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Checks a complete record and turns it into a site. */
+static int finish_record(struct record_builder *rb, struct parse_pos *pos,
+			 struct bpfprobe_site *site)
+{
+	char **v = rb->vals;
+	char scratch[256];
+	const char **labels;
+	int err;
+
+	pos->line = 0;
+	for (int k = 0; k < K_CNT; k++)
+		if (keys[k].required && !v[k])
+			return corrupt(pos, "required key '%s' is missing", keys[k].name);
+
+	memset(site, 0, sizeof(*site));
+	site->program = v[K_PROGRAM];
+	site->section = v[K_SECTION];
+	site->target = v[K_TARGET];
+	site->symbol = v[K_SYMBOL];
+	site->arch = v[K_ARCH];
+	site->build_id = v[K_BUILD_ID];
+	site->source = v[K_SOURCE];
+	site->spec = v[K_SPEC];
+
+	if (!*site->program)
+		return corrupt(pos, "'program' is empty");
+	if (!*site->symbol)
+		return corrupt(pos, "'symbol' is empty");
+	if (!strcmp(v[K_KIND], "kprobe"))
+		site->kind = BPFPROBE_KPROBE;
+	else if (!strcmp(v[K_KIND], "kretprobe"))
+		site->kind = BPFPROBE_KRETPROBE;
+	else if (!strcmp(v[K_KIND], "uprobe"))
+		site->kind = BPFPROBE_UPROBE;
+	else if (!strcmp(v[K_KIND], "uretprobe"))
+		site->kind = BPFPROBE_URETPROBE;
+	else
+		return corrupt(pos, "unknown kind '%s' (expected kprobe, kretprobe, uprobe or uretprobe)",
+			       v[K_KIND]);
+	if ((site->kind == BPFPROBE_UPROBE || site->kind == BPFPROBE_URETPROBE) &&
+	    !*site->target)
+		return corrupt(pos, "%s site '%s' has an empty 'target' (the binary path)",
+			       v[K_KIND], site->program);
+	if ((err = parse_u64(pos, "offset", v[K_OFFSET], 10, &site->offset)))
+		return err;
+	if (v[K_ADDRESS] &&
+	    (err = parse_u64(pos, "address", v[K_ADDRESS], 16, &site->address)))
+		return err;
+	if (v[K_SYMBOL_SIZE]) {
+		if ((err = parse_u64(pos, "symbol_size", v[K_SYMBOL_SIZE], 10,
+				     &site->symbol_size)))
+			return err;
+		site->has_symbol_size = true;
+	}
+	if (v[K_RECORD_ID]) {
+		__u64 id;
+
+		if ((err = parse_u64(pos, "record_id", v[K_RECORD_ID], 10, &id)))
+			return err;
+		if (id > UINT32_MAX)
+			return corrupt(pos, "'record_id' %s does not fit in 32 bits",
+				       v[K_RECORD_ID]);
+		site->record_id = (__u32)id;
+		site->has_record_id = true;
+	}
+	if (!is_hex(site->build_id) || strlen(site->build_id) % 2)
+		return corrupt(pos, "'build_id' must be an even number of hex digits, found '%s'",
+			       site->build_id);
+	for (char *p = v[K_BUILD_ID]; *p; p++)
+		*p = tolower((unsigned char)*p);
+
+	site->arg_cnt = rb->arg_cnt;
+	site->args = rb->args;
+	rb->args = NULL;
+	labels = calloc(site->arg_cnt + 1, sizeof(*labels));
+	if (!labels)
+		return -ENOMEM;
+	for (size_t i = 0; i < site->arg_cnt; i++) {
+		const struct bpfprobe_arg *a = &site->args[i];
+
+		labels[i] = (!strcmp(site->source, "cc") || !*a->text) ? a->name : a->text;
+	}
+	site->arg_labels = labels;
+	site->label = strdup(make_label(site, scratch, sizeof(scratch)));
+	if (!site->label)
+		return -ENOMEM;
+	return 0;
+}
+
+static void free_site(struct bpfprobe_site *site)
+{
+	free((void *)site->args);
+	free((void *)site->arg_labels);
+	free((void *)site->label);
+}
+
+void bpfprobe_meta__free(struct bpfprobe_meta *meta)
+{
+	if (!meta)
+		return;
+	for (size_t i = 0; i < meta->site_cnt; i++)
+		free_site(&meta->sites[i]);
+	free(meta->sites);
+	free(meta->text);
+	free(meta);
+}
+
+static int parse_key(char *line, char **val)
+{
+	char *eq = strchr(line, '=');
+
+	if (!eq || eq == line)
+		return -1;
+	for (char *p = line; p < eq; p++)
+		if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_'))
+			return -1;
+	*eq = 0;
+	*val = eq + 1;
+	return 0;
+}
+
+static int parse_records(struct bpfprobe_meta *meta, size_t size)
+{
+	char *text = meta->text;
+	size_t pos = 0, cap = 0;
+	struct parse_pos pp = { 0 };
+	struct record_builder rb = { 0 };
+	int err = 0;
+	const size_t magic_len = strlen(BPFPROBE_METADATA_MAGIC);
+
+	for (;;) {
+		bool ended = false;
+		char *line, *nl;
+		size_t len;
+
+		while (pos < size && text[pos] == 0)
+			pos++;
+		if (pos == size)
+			break;
+
+		pp.record++;
+		pp.record_off = pos;
+		pp.line = 0;
+		memset(&rb.vals, 0, sizeof(rb.vals));
+		rb.arg_cnt = 0;
+
+		while (!ended) {
+			char *key, *val;
+			int k;
+
+			pp.line++;
+			pp.line_off = pos;
+			if (pos == size) {
+				err = corrupt(&pp, "record is truncated: the data ends before its '%s' line",
+					      BPFPROBE_METADATA_END);
+				goto out;
+			}
+			line = text + pos;
+			nl = memchr(line, '\n', size - pos);
+			len = nl ? (size_t)(nl - line) : size - pos;
+			if (memchr(line, 0, len)) {
+				char q[64];
+
+				quote(q, sizeof(q), line, strnlen(line, len));
+				err = corrupt(&pp, "record is truncated: NUL byte inside line '%s' before the '%s' line",
+					      q, BPFPROBE_METADATA_END);
+				goto out;
+			}
+			if (!nl) {
+				char q[64];
+
+				quote(q, sizeof(q), line, len);
+				err = corrupt(&pp, "record is truncated: last line '%s' has no newline and no '%s' line follows",
+					      q, BPFPROBE_METADATA_END);
+				goto out;
+			}
+			*nl = 0;
+			pos += len + 1;
+
+			if (pp.line == 1) {
+				char q[64];
+				const char *ver = line + magic_len;
+
+				if (strncmp(line, BPFPROBE_METADATA_MAGIC, magic_len) != 0 ||
+				    *ver != ' ') {
+					quote(q, sizeof(q), line, len);
+					err = corrupt(&pp, "expected '%s %d', found '%s'",
+						      BPFPROBE_METADATA_MAGIC,
+						      BPFPROBE_METADATA_VERSION, q);
+					goto out;
+				}
+				ver++;
+				if (!*ver || strspn(ver, "0123456789") != strlen(ver)) {
+					quote(q, sizeof(q), ver, strlen(ver));
+					err = corrupt(&pp, "bad version '%s' after '%s'", q,
+						      BPFPROBE_METADATA_MAGIC);
+					goto out;
+				}
+				if (strcmp(ver, "1") != 0) {
+					pr_warn("unsupported .bpfprobe metadata: record %zu (byte %zu) has version %.20s; this runtime reads version %d: use a bpfprobe runtime as new as the plugin that built the object\n",
+						pp.record, pp.record_off, ver,
+						BPFPROBE_METADATA_VERSION);
+					err = -EPROTONOSUPPORT;
+					goto out;
+				}
+				continue;
+			}
+			if (!strcmp(line, BPFPROBE_METADATA_END)) {
+				ended = true;
+				break;
+			}
+			if (!strncmp(line, BPFPROBE_METADATA_MAGIC, magic_len)) {
+				err = corrupt(&pp, "record is truncated: a new '%s' line starts before its '%s' line",
+					      BPFPROBE_METADATA_MAGIC, BPFPROBE_METADATA_END);
+				goto out;
+			}
+			if (parse_key(line, &val)) {
+				char q[64];
+
+				quote(q, sizeof(q), line, len);
+				err = corrupt(&pp, "expected 'key=value' or '%s', found '%s'",
+					      BPFPROBE_METADATA_END, q);
+				goto out;
+			}
+			key = line;
+			if (!strcmp(key, BPFPROBE_KEY_ARG)) {
+				if ((err = add_arg(&rb, &pp, val)))
+					goto out;
+				continue;
+			}
+			for (k = 0; k < K_CNT; k++)
+				if (!strcmp(key, keys[k].name))
+					break;
+			if (k == K_CNT)
+				continue; /* unknown keys are for newer readers */
+			if (rb.vals[k]) {
+				err = corrupt(&pp, "key '%s' appears twice", key);
+				goto out;
+			}
+			if ((err = unescape(&pp, key, val)))
+				goto out;
+			rb.vals[k] = val;
+		}
+
+		if (meta->site_cnt == cap) {
+			size_t ncap = cap ? cap * 2 : 8;
+			void *n = realloc(meta->sites, ncap * sizeof(*meta->sites));
+
+			if (!n) {
+				err = -ENOMEM;
+				goto out;
+			}
+			meta->sites = n;
+			cap = ncap;
+		}
+		err = finish_record(&rb, &pp, &meta->sites[meta->site_cnt]);
+		if (err) {
+			free_site(&meta->sites[meta->site_cnt]);
+			goto out;
+		}
+		meta->site_cnt++;
+	}
+
+	if (!meta->site_cnt) {
+		pr_warn("the .bpfprobe section has no site record (%zu byte%s of padding)\n",
+			size, size == 1 ? "" : "s");
+		err = -ENODATA;
+		goto out;
+	}
+
+	/* A record_id must name one program. */
+	for (size_t i = 0; i < meta->site_cnt; i++) {
+		const struct bpfprobe_site *a = &meta->sites[i];
+
+		for (size_t j = 0; a->has_record_id && j < i; j++) {
+			const struct bpfprobe_site *b = &meta->sites[j];
+
+			if (b->has_record_id && b->record_id == a->record_id &&
+			    strcmp(a->program, b->program)) {
+				pr_warn("corrupt .bpfprobe metadata: programs '%s' and '%s' share record_id %u; their records could not be told apart\n",
+					b->program, a->program, a->record_id);
+				err = -EBADMSG;
+				goto out;
+			}
+		}
+	}
+out:
+	free(rb.args);
+	return err;
+}
+
+struct bpfprobe_meta *bpfprobe_meta__parse(const void *data, size_t size)
+{
+	struct bpfprobe_meta *meta;
+	int err;
+
+	if (!data && size) {
+		errno = EINVAL;
+		return NULL;
+	}
+	meta = calloc(1, sizeof(*meta));
+	if (!meta) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	meta->text = malloc(size + 1);
+	if (!meta->text) {
+		free(meta);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (size)
+		memcpy(meta->text, data, size);
+	meta->text[size] = 0;
+
+	err = parse_records(meta, size);
+	if (err) {
+		bpfprobe_meta__free(meta);
+		errno = -err;
+		return NULL;
+	}
+	return meta;
+}
+
+size_t bpfprobe_meta__site_cnt(const struct bpfprobe_meta *meta)
+{
+	return meta ? meta->site_cnt : 0;
+}
+
+const struct bpfprobe_site *bpfprobe_meta__site(const struct bpfprobe_meta *meta,
+						size_t idx)
+{
+	if (!meta || idx >= meta->site_cnt) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return &meta->sites[idx];
+}
+
+const struct bpfprobe_site *
+bpfprobe_meta__find_record(const struct bpfprobe_meta *meta, __u32 record_id)
+{
+	for (size_t i = 0; meta && i < meta->site_cnt; i++)
+		if (meta->sites[i].has_record_id &&
+		    meta->sites[i].record_id == record_id)
+			return &meta->sites[i];
+	errno = ENOENT;
+	return NULL;
+}

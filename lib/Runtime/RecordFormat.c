@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * Decodes one ring-buffer record of a default-body probe (the layout of
+ * include/bpfprobe/metadata.h: struct bpfprobe_record_hdr, then one 8-byte
+ * or 64-byte slot per argument) with the names and kprobe_events types of
+ * its site, and prints it as `handle:12 pid=4121 req->len=512 fd=7` or as a
+ * JSON object. Records come from the kernel and are checked like input.
+ */
+#include "Internal.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+size_t bpfprobe_slot_size(const char *type)
+{
+	if (!strcmp(type, "string") || !strcmp(type, "ustring"))
+		return BPFPROBE_RECORD_STR_LEN;
+	return 8;
+}
+
+/* snprintf-like appender: counts what it would need past the buffer. */
+struct out {
+	char *buf;
+	size_t sz;
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	size_t room = o->len < o->sz ? o->sz - o->len : 0;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += n;
+}
+
+/* Text or JSON string, escaped. */
+static void put_str(struct out *o, const char *s, size_t len, bool json)
+{
+	put(o, "\"");
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			put(o, "\\%c", c);
+		else if (c == '\n')
+			put(o, "\\n");
+		else if (c == '\t')
+			put(o, "\\t");
+		else if (c < 0x20 || c >= 0x7f)
+			put(o, json ? "\\u%04x" : "\\x%02x", c);
+		else
+			put(o, "%c", c);
+	}
+	put(o, "\"");
+}
+
+/* Bits of an integer type: "s32" -> 32; bitfields "b4@3/32" -> 4. */
+static int type_bits(const char *type)
+{
+	int bits = 0;
+	const char *p = type + 1;
+
+	if (!*type)
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		bits = bits * 10 + (*p - '0');
+	if (*type == 'b' ? *p != '@' : *p != 0)
+		return 0;
+	return bits > 0 && bits <= 64 ? bits : 0;
+}
+
+static void put_value(struct out *o, const char *type, const void *slot,
+		      bool json)
+{
+	__u64 v;
+	int bits = type_bits(type);
+	__u64 mask;
+
+	if (!strcmp(type, "string") || !strcmp(type, "ustring")) {
+		put_str(o, slot, strnlen(slot, BPFPROBE_RECORD_STR_LEN), json);
+		return;
+	}
+	memcpy(&v, slot, sizeof(v));
+	mask = bits == 64 || !bits ? ~0ull : (1ull << bits) - 1;
+	switch (bits ? type[0] : 0) {
+	case 's':
+		put(o, "%lld", (long long)v);
+		return;
+	case 'u':
+	case 'b':
+		put(o, "%llu", (unsigned long long)(v & mask));
+		return;
+	case 'x':
+		put(o, json ? "\"0x%llx\"" : "0x%llx", (unsigned long long)(v & mask));
+		return;
+	}
+	if (!strcmp(type, "char")) {
+		char c = (char)v;
+
+		put_str(o, &c, 1, json);
+		return;
+	}
+	/* symbol, symstr, or a type newer than this reader: the raw slot. */
+	put(o, json ? "\"0x%llx\"" : "0x%llx", (unsigned long long)v);
+}
+
+int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data,
+			      size_t size, char *buf, size_t buf_sz,
+			      unsigned int flags)
+{
+	struct bpfprobe_record_hdr hdr;
+	const struct bpfprobe_site *site;
+	const char *slots;
+	size_t need;
+	bool json = flags & BPFPROBE_FMT_JSON;
+	struct out o = { .buf = buf, .sz = buf_sz };
+
+	if (!meta || !data || (flags & ~BPFPROBE_FMT_JSON))
+		return -EINVAL;
+	if (buf && buf_sz)
+		buf[0] = 0;
+	if (size < sizeof(hdr))
+		return -EBADMSG;
+	memcpy(&hdr, data, sizeof(hdr));
+	site = bpfprobe_meta__find_record(meta, hdr.record_id);
+	if (!site || hdr.nargs != site->arg_cnt)
+		return -EBADMSG;
+	need = sizeof(hdr);
+	for (size_t i = 0; i < site->arg_cnt; i++)
+		need += bpfprobe_slot_size(site->args[i].type);
+	if (size < need)
+		return -EBADMSG;
+
+	slots = (const char *)data + sizeof(hdr);
+	if (json) {
+		put(&o, "{\"type\":\"record\",\"probe\":");
+		put_str(&o, site->label, strlen(site->label), true);
+		put(&o, ",\"program\":");
+		put_str(&o, site->program, strlen(site->program), true);
+		put(&o, ",\"pid\":%u,\"tid\":%u,\"args\":{", hdr.pid, hdr.tid);
+	} else {
+		put(&o, "%s pid=%u", site->label, hdr.pid);
+	}
+	for (size_t i = 0; i < site->arg_cnt; i++) {
+		const char *label = site->arg_labels[i];
+
+		if (json) {
+			if (i)
+				put(&o, ",");
+			put_str(&o, label, strlen(label), true);
+			put(&o, ":");
+		} else {
+			put(&o, " %s=", label);
+		}
+		put_value(&o, site->args[i].type, slots, json);
+		slots += bpfprobe_slot_size(site->args[i].type);
+	}
+	if (json)
+		put(&o, "}}");
+	return o.len > (size_t)INT32_MAX ? -E2BIG : (int)o.len;
+}

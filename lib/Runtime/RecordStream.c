@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/**
+ * \file
+ * Reads the `bpfprobe_records` ring buffer of a loaded object with libbpf's
+ * ring_buffer API, decodes each record against the metadata and hands it to
+ * a callback or prints it (RecordFormat.c). Counts what it could not decode
+ * and, when the object has the optional `bpfprobe_lost` map, what the BPF
+ * side dropped: lost events are reported, never hidden.
+ */
+#include "Internal.h"
+
+#include <bpf/bpf.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bpfprobe_records {
+	const struct bpfprobe_meta *meta;
+	struct ring_buffer *rb;
+	int lost_fd;
+	bool lost_percpu;
+	bpfprobe_record_fn fn;
+	void *ctx;
+	FILE *out;
+	unsigned int flags;
+	pid_t pid;
+	struct bpfprobe_records_stats stats;
+	char *line;
+	size_t line_sz;
+};
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct bpfprobe_records *r = ctx;
+	const struct bpfprobe_record_hdr *hdr = data;
+	const struct bpfprobe_site *site;
+	int n;
+
+	n = bpfprobe_record__snprintf(r->meta, data, size, r->line, r->line_sz,
+				      r->flags);
+	if (n == -EBADMSG) {
+		if (r->stats.malformed++ == 0)
+			pr_warn("malformed record in %s (%zu bytes, record_id %u); it does not match the .bpfprobe metadata of this object\n",
+				BPFPROBE_RECORDS_MAP, size,
+				size >= sizeof(*hdr) ? hdr->record_id : 0);
+		return 0;
+	}
+	if (n < 0)
+		return n;
+	if (r->pid > 0 && hdr->pid != (__u32)r->pid) {
+		r->stats.filtered++;
+		return 0;
+	}
+	r->stats.records++;
+	if (r->fn) {
+		site = bpfprobe_meta__find_record(r->meta, hdr->record_id);
+		return r->fn(r->ctx, site, hdr, data, size);
+	}
+	if ((size_t)n >= r->line_sz) {
+		char *bigger = realloc(r->line, n + 1);
+
+		if (!bigger)
+			return -ENOMEM;
+		r->line = bigger;
+		r->line_sz = n + 1;
+		bpfprobe_record__snprintf(r->meta, data, size, r->line, r->line_sz,
+					  r->flags);
+	}
+	fprintf(r->out, "%s\n", r->line);
+	fflush(r->out);
+	return 0;
+}
+
+struct bpfprobe_records *
+bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
+		      const struct bpfprobe_records_opts *opts)
+{
+	struct bpfprobe_records *r;
+	struct bpf_map *map;
+	int err;
+
+	if (!OPTS_VALID(opts, bpfprobe_records_opts) || !obj || !meta) {
+		errno = EINVAL;
+		return NULL;
+	}
+	map = bpf_object__find_map_by_name(obj, BPFPROBE_RECORDS_MAP);
+	if (!map) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (bpf_map__type(map) != BPF_MAP_TYPE_RINGBUF) {
+		pr_warn("map '%s' is not a ring buffer (BPF_MAP_TYPE_RINGBUF)\n",
+			BPFPROBE_RECORDS_MAP);
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->meta = meta;
+	r->fn = OPTS_GET(opts, fn, NULL);
+	r->ctx = OPTS_GET(opts, ctx, NULL);
+	r->out = OPTS_GET(opts, out, NULL) ?: stdout;
+	r->flags = OPTS_GET(opts, flags, 0);
+	r->pid = OPTS_GET(opts, pid, 0);
+	r->lost_fd = -1;
+	r->line_sz = 512;
+	r->line = malloc(r->line_sz);
+	if (!r->line) {
+		free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->rb = ring_buffer__new(bpf_map__fd(map), on_record, r, NULL);
+	if (!r->rb) {
+		err = errno;
+		pr_warn("cannot open ring buffer '%s': %s (is the object loaded?)\n",
+			BPFPROBE_RECORDS_MAP, strerror(err));
+		free(r->line);
+		free(r);
+		errno = err;
+		return NULL;
+	}
+	map = bpf_object__find_map_by_name(obj, BPFPROBE_LOST_MAP);
+	if (map && (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY ||
+		    bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY) &&
+	    bpf_map__value_size(map) == sizeof(__u64)) {
+		r->lost_fd = bpf_map__fd(map);
+		r->lost_percpu = bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY;
+	} else if (map) {
+		pr_warn("map '%s' is not an ARRAY or PERCPU_ARRAY of __u64; lost records cannot be counted\n",
+			BPFPROBE_LOST_MAP);
+	}
+	return r;
+}
+
+int bpfprobe_records__poll(struct bpfprobe_records *r, int timeout_ms)
+{
+	return r ? ring_buffer__poll(r->rb, timeout_ms) : -EINVAL;
+}
+
+int bpfprobe_records__consume(struct bpfprobe_records *r)
+{
+	return r ? ring_buffer__consume(r->rb) : -EINVAL;
+}
+
+int bpfprobe_records__fd(const struct bpfprobe_records *r)
+{
+	return r ? ring_buffer__epoll_fd(r->rb) : -EINVAL;
+}
+
+int bpfprobe_records__stats(const struct bpfprobe_records *r,
+			    struct bpfprobe_records_stats *stats)
+{
+	__u32 key = 0;
+
+	if (!r || !stats)
+		return -EINVAL;
+	*stats = r->stats;
+	stats->lost = 0;
+	stats->lost_counted = false;
+	if (r->lost_fd < 0)
+		return 0;
+	if (r->lost_percpu) {
+		int ncpu = libbpf_num_possible_cpus();
+		__u64 *vals;
+
+		if (ncpu <= 0)
+			return ncpu;
+		vals = calloc(ncpu, sizeof(*vals));
+		if (!vals)
+			return -ENOMEM;
+		if (!bpf_map_lookup_elem(r->lost_fd, &key, vals)) {
+			for (int i = 0; i < ncpu; i++)
+				stats->lost += vals[i];
+			stats->lost_counted = true;
+		}
+		free(vals);
+	} else if (!bpf_map_lookup_elem(r->lost_fd, &key, &stats->lost)) {
+		stats->lost_counted = true;
+	}
+	return 0;
+}
+
+void bpfprobe_records__free(struct bpfprobe_records *r)
+{
+	if (!r)
+		return;
+	ring_buffer__free(r->rb);
+	free(r->line);
+	free(r);
+}
