@@ -263,6 +263,8 @@ private:
       AttrLoc = A->getLocation();
       break;
     }
+    if (Lit)
+      dropSpecAnnotation(FD);
     SectionAttr *Sec = FD->getAttr<SectionAttr>();
     if (!Lit) {
       if (!Sec || !looksLikeProbeSpec(Sec->getName()))
@@ -324,14 +326,33 @@ private:
     FD->dropAttr<SectionAttr>();
   }
 
+  /// The marker must not reach code generation: clang emits annotate
+  /// arguments as constants and expects Sema's ConstantExpr wrappers.
+  static void dropSpecAnnotation(FunctionDecl *FD) {
+    SmallVector<Attr *, 8> Keep;
+    for (Attr *A : FD->attrs()) {
+      auto *Ann = dyn_cast<AnnotateAttr>(A);
+      if (!Ann || Ann->getAnnotation() != SpecAnnotation)
+        Keep.push_back(A);
+    }
+    FD->dropAttrs();
+    for (Attr *A : Keep)
+      FD->addAttr(A);
+  }
+
   /// Decides IdentOrType arguments and refuses mixing types with values.
   bool checkArgForms(ProbeSpec &Spec, const SpecLocator &Loc) {
+    // A lone name is a type if the file declares it as one, or if the other
+    // arguments are types (then an unknown name is an unknown type).
     ASTContext &Ctx = CI.getASTContext();
+    bool OthersAreTypes = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+      return A.Form == ProbeArg::CType;
+    });
     for (ProbeArg &Arg : Spec.Args) {
       if (Arg.Form != ProbeArg::IdentOrType)
         continue;
       const std::string &Name = Arg.Type.Words.front();
-      bool IsType = false;
+      bool IsType = OthersAreTypes;
       for (NamedDecl *ND : Ctx.getTranslationUnitDecl()->lookup(
                DeclarationName(&Ctx.Idents.get(Name))))
         IsType |= isa<TypedefNameDecl>(ND);

@@ -32,12 +32,9 @@ config.substitutions.append(("%bpf_cflags", bpf_cflags))
 config.substitutions.append(("%bpfprobe_plugin", config.bpfprobe_plugin))
 config.substitutions.append(("%clang_host", clang))
 config.substitutions.append(("%clang", clang))
-# opt needs clang's own library loaded first: the plugin is also a clang
-# frontend plugin and refers to libclang-cpp symbols.
-import glob
-libclang_cpp = (sorted(glob.glob(os.path.join(config.llvm_lib_dir, "libclang-cpp.so*"))) or ["libclang-cpp.so"])[0]
-config.substitutions.append(("%opt_bpfprobe", "%s -load=%s -load-pass-plugin=%s" % (
-    os.path.join(tools, "opt"), libclang_cpp, config.bpfprobe_plugin)))
+# The same libbpfprobe.so loads into opt: outside clang it is the pass alone.
+config.substitutions.append(("%opt_bpfprobe", "%s -load-pass-plugin=%s" % (
+    os.path.join(tools, "opt"), config.bpfprobe_plugin)))
 config.substitutions.append(("%gcc", config.gcc or "gcc"))
 config.substitutions.append(("%bpftool", config.bpftool or "bpftool"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
@@ -72,3 +69,5 @@ if can_uprobe():
     config.available_features.add("bpf-uprobe")
 if os.path.exists("/sys/bus/event_source/devices/kprobe/type"):
     config.available_features.add("bpf-kprobe")
+if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-spec-fuzzer")):
+    config.available_features.add("spec-fuzzer")

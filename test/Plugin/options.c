@@ -1,0 +1,23 @@
+// Plugin arguments: unknown ones and unknown architectures are errors; the
+// architecture can come from libbpf's __TARGET_ARCH_* macro.
+// RUN: not %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-bogus %s 2>&1 | FileCheck %s --check-prefix=BOGUS
+// BOGUS: error: bpfprobe: unknown plugin argument 'bogus'; expected arch=NAME, debuginfo=PATH or print-plan
+// RUN: not %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-arch=vax %s 2>&1 | FileCheck %s --check-prefix=VAX
+// VAX: error: bpfprobe: unknown architecture 'vax' in -fplugin-arg-bpfprobe-arch; known: x86_64
+// RUN: %clang_bpf -fsyntax-only -D__TARGET_ARCH_x86 -fplugin-arg-bpfprobe-print-plan %s | FileCheck %s --check-prefix=MACRO
+// MACRO: p:on_f ./demo:f a=%di:s32
+// RUN: %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-arch=amd64 -fplugin-arg-bpfprobe-print-plan %s | FileCheck %s --check-prefix=MACRO
+// RUN: not %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-debuginfo=/nonexistent -DNEEDS_DWARF %s 2>&1 | FileCheck %s --check-prefix=DWARF
+// DWARF: error: resolving names and source lines from debug info ('/nonexistent') is not supported by this build yet; use C types, $argN, $retval or %reg
+
+#include <linux/ptrace.h>
+#include <bpf/bpf_helpers.h>
+
+SEC("uprobe/./demo:f(int)")
+int on_f(struct pt_regs *ctx, int a) { return 0; }
+
+#ifdef NEEDS_DWARF
+SEC("uprobe/./demo:f(req->len)")
+int on_g(struct pt_regs *ctx, int a) { return 0; }
+#endif
+char LICENSE[] SEC("license") = "GPL";
