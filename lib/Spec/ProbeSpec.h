@@ -67,6 +67,9 @@ struct ProbePlace {
   TextRange SymbolRange;
   uint64_t Offset = 0;
   bool HasOffset = false;
+  /// The offset was written in hexadecimal (`+0x4a`); sectionName() keeps
+  /// the radix the user wrote.
+  bool OffsetIsHex = false;
   TextRange OffsetRange;
   std::string File;
   TextRange FileRange;
@@ -80,6 +83,9 @@ struct FetchTypeSpec {
   KindTy Kind = Unsigned;
   unsigned Bits = 0; ///< 8, 16, 32 or 64 for the integer kinds, 0 for strings.
   TextRange Range;
+
+  /// The spelling: "u32", "s8", "x64", "string", "ustring".
+  std::string name() const;
 };
 
 /// One node of an argument expression.
@@ -146,11 +152,25 @@ struct ProbeSpec {
   TextRange ArgListRange; ///< from '(' to ')' inclusive
   std::string Text;       ///< the whole annotation
 
-  /// The libbpf section name: "uprobe/./demo:add3", "kprobe/vfs_write+16".
-  /// Only meaningful for the SymbolOffset form; other places need an address
-  /// from debug info first.
+  /// The libbpf section name: "uprobe/./demo:add3", "kprobe/vfs_write+16",
+  /// "uprobe/./demo:add3+0x4a" (the offset keeps the radix it was written
+  /// in). Only meaningful for the SymbolOffset form; for the other places it
+  /// returns "" (they need an address from debug info first: see
+  /// libbpfSectionName()). A kernel module prefix is dropped: libbpf 1.1's
+  /// SEC("kprobe/...") parser takes `[a-zA-Z0-9_.]+` and would stop at ':'.
   std::string sectionName() const;
 };
+
+/// The libbpf section name for a resolved site: "kprobe/SYMBOL[+0xOFF]" or
+/// "uprobe/BINARY:SYMBOL[+0xOFF]" (no offset when it is 0). For kernel
+/// probes \p Binary (the module) is ignored, as in ProbeSpec::sectionName().
+std::string libbpfSectionName(ProbeKind K, llvm::StringRef Binary,
+                              llvm::StringRef Symbol, uint64_t Offset);
+
+/// Limits that keep the parser linear and its trees shallow. Inputs beyond
+/// them are SpecErrors, never crashes.
+constexpr unsigned MaxSpecLength = 65536; ///< bytes of annotation text
+constexpr unsigned MaxSpecNesting = 64;   ///< '(' / '*' / member steps per arg
 
 /// A syntax error at a byte offset of the annotation text.
 class SpecError : public llvm::ErrorInfo<SpecError> {
@@ -159,7 +179,7 @@ public:
   SpecError(unsigned Offset, std::string Message)
       : Offset(Offset), Message(std::move(Message)) {}
   unsigned offset() const { return Offset; }
-  const std::string &message() const { return Message; }
+  const std::string &text() const { return Message; }
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override;
 
@@ -169,14 +189,21 @@ private:
 };
 
 /// True if a section string is meant for bpfprobe rather than plain libbpf:
-/// a known probe kind followed by an argument list.
+/// a known probe kind and '/' followed by something libbpf cannot attach by
+/// itself: an argument list (any text with '('), a place only debug info can
+/// resolve (`f:12`, `file.c:12`, `f@file.c:12`) or a kernel module prefix
+/// (`kprobe/ext4:f`, which libbpf 1.1 would silently read as symbol `ext4`).
+/// SEC("kprobe/vfs_write") and SEC("uprobe/./x:f+0x10") stay libbpf's.
 bool looksLikeProbeSpec(llvm::StringRef Section);
 
 /// Parses an annotation. Errors are SpecError with the offending offset.
 llvm::Expected<ProbeSpec> parseProbeSpec(llvm::StringRef Text);
 
-/// Prints the tree back in a canonical form, for tests ("expr(arrow(ident
-/// req) hdr)" style). One line per argument.
+/// Prints the tree in a stable, one-node-per-line form for tests: kind,
+/// binary or module, the place's fields, the section name, then every
+/// argument with its form, expression tree (children indented under their
+/// parent), C type words and pointer depth, fetch type, and every range as
+/// `[begin,end)`.
 void dumpProbeSpec(const ProbeSpec &Spec, llvm::raw_ostream &OS);
 
 } // namespace bpfprobe
