@@ -47,6 +47,8 @@ public:
 /// Name of the marker annotation the `bpfprobe` attribute leaves on a
 /// function; its argument is the spec string literal.
 constexpr const char *SpecAnnotation = "bpfprobe.spec";
+/// The same for `bpfprobe_record`: a probe whose body the pass writes.
+constexpr const char *RecordAnnotation = "bpfprobe.record";
 
 } // namespace bpfprobe
 

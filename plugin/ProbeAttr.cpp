@@ -45,11 +45,13 @@ namespace {
 // The bpfprobe("...") attribute
 //===----------------------------------------------------------------------===//
 
+/// `bpfprobe("spec")` marks a probe body; `bpfprobe_record("spec")` marks a
+/// probe whose body only returns: the pass sends the arguments to the
+/// records ring buffer. Both leave a marker annotation holding the literal.
 struct ProbeAttrInfo : public ParsedAttrInfo {
-  ProbeAttrInfo() {
-    static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "bpfprobe"},
-                                     {ParsedAttr::AS_C23, "bpfprobe::probe"},
-                                     {ParsedAttr::AS_CXX11, "bpfprobe::probe"}};
+  const char *Marker;
+
+  ProbeAttrInfo(ArrayRef<Spelling> S, const char *Marker) : Marker(Marker) {
     Spellings = S;
     NumArgs = 1;
   }
@@ -66,24 +68,44 @@ struct ProbeAttrInfo : public ParsedAttrInfo {
   AttrHandling handleDeclAttribute(Sema &S, Decl *D,
                                    const ParsedAttr &Attr) const override {
     Expr *Arg = Attr.getNumArgs() ? Attr.getArgAsExpr(0) : nullptr;
-    auto *Lit = Arg ? dyn_cast<clang::StringLiteral>(Arg->IgnoreParenCasts()) : nullptr;
+    auto *Lit =
+        Arg ? dyn_cast<clang::StringLiteral>(Arg->IgnoreParenCasts()) : nullptr;
     if (!Lit || !Lit->isOrdinary()) {
       DiagnosticsEngine &DE = S.getDiagnostics();
       DE.Report(Arg ? Arg->getExprLoc() : Attr.getLoc(),
                 DE.getCustomDiagID(DiagnosticsEngine::Error,
-                                   "'bpfprobe' attribute takes one string "
-                                   "literal, the probe annotation"));
+                                   "'%0' attribute takes one string literal, "
+                                   "the probe annotation"))
+          << Attr.getAttrName()->getName();
       return AttributeNotApplied;
     }
     Expr *Args[] = {Lit};
-    D->addAttr(AnnotateAttr::Create(S.Context, SpecAnnotation, Args, 1,
+    D->addAttr(AnnotateAttr::Create(S.Context, Marker, Args, 1,
                                     Attr.getRange()));
     return AttributeApplied;
   }
 };
 
-ParsedAttrInfoRegistry::Add<ProbeAttrInfo>
-    RegisterAttr("bpfprobe", "a bpfprobe probe annotation");
+struct BodyAttrInfo : ProbeAttrInfo {
+  static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "bpfprobe"},
+                                   {ParsedAttr::AS_C23, "bpfprobe::probe"},
+                                   {ParsedAttr::AS_CXX11, "bpfprobe::probe"}};
+  BodyAttrInfo() : ProbeAttrInfo(S, SpecAnnotation) {}
+};
+
+struct RecordAttrInfo : ProbeAttrInfo {
+  static constexpr Spelling S[] = {
+      {ParsedAttr::AS_GNU, "bpfprobe_record"},
+      {ParsedAttr::AS_C23, "bpfprobe::record"},
+      {ParsedAttr::AS_CXX11, "bpfprobe::record"}};
+  RecordAttrInfo() : ProbeAttrInfo(S, RecordAnnotation) {}
+};
+
+ParsedAttrInfoRegistry::Add<BodyAttrInfo>
+    RegisterBodyAttr("bpfprobe", "a bpfprobe probe annotation");
+ParsedAttrInfoRegistry::Add<RecordAttrInfo>
+    RegisterRecordAttr("bpfprobe_record",
+                       "a bpfprobe probe that records its arguments");
 
 //===----------------------------------------------------------------------===//
 // Mapping annotation bytes back to source locations
@@ -255,12 +277,16 @@ private:
     const clang::StringLiteral *Lit = nullptr;
     std::string Text;
     SourceLocation AttrLoc;
+    bool Record = false;
     for (auto *A : FD->specific_attrs<AnnotateAttr>()) {
-      if (A->getAnnotation() != SpecAnnotation || A->args_size() != 1)
+      if ((A->getAnnotation() != SpecAnnotation &&
+           A->getAnnotation() != RecordAnnotation) ||
+          A->args_size() != 1)
         continue;
       Lit = cast<clang::StringLiteral>(*A->args_begin());
       Text = Lit->getString().str();
       AttrLoc = A->getLocation();
+      Record = A->getAnnotation() == RecordAnnotation;
       break;
     }
     if (Lit)
@@ -294,11 +320,11 @@ private:
 
     if (!checkArgForms(Spec, Loc))
       return;
-    if (!checkParamCount(FD, Spec, Loc))
+    if (!checkParamCount(FD, Spec, Loc, Record))
       return;
 
     std::vector<ArgInput> Inputs;
-    if (!collectInputs(FD, Spec, *A, Loc, Inputs))
+    if (!collectInputs(FD, Spec, *A, Loc, Record, Inputs))
       return;
 
     if (!Opts.DebugInfo.empty() && needsDebugInfo(Spec, Loc))
@@ -312,7 +338,8 @@ private:
       return;
     }
     SitePlan &Plan = *PlanOrErr;
-    if (!checkBinding(FD, Spec, Plan, Loc))
+    Plan.Record = Record;
+    if (!Record && !checkBinding(FD, Spec, Plan, Loc))
       return;
 
     Plan.Program = FD->getName().str();
@@ -332,7 +359,8 @@ private:
     SmallVector<Attr *, 8> Keep;
     for (Attr *A : FD->attrs()) {
       auto *Ann = dyn_cast<AnnotateAttr>(A);
-      if (!Ann || Ann->getAnnotation() != SpecAnnotation)
+      if (!Ann || (Ann->getAnnotation() != SpecAnnotation &&
+                   Ann->getAnnotation() != RecordAnnotation))
         Keep.push_back(A);
     }
     FD->dropAttrs();
@@ -380,13 +408,21 @@ private:
   }
 
   bool checkParamCount(FunctionDecl *FD, const ProbeSpec &Spec,
-                       const SpecLocator &Loc) {
+                       const SpecLocator &Loc, bool Record) {
     if (FD->getNumParams() == 0 ||
         !FD->getParamDecl(0)->getType()->isPointerType()) {
       error(FD->getLocation(),
             "probe body '" + FD->getName().str() +
                 "' must take the context pointer first: 'struct pt_regs "
                 "*ctx'");
+      return false;
+    }
+    if (Record) {
+      if (FD->getNumParams() == 1)
+        return true;
+      error(FD->getParamDecl(1)->getLocation(),
+            "a recording probe's function takes only the context; its "
+            "arguments go to the records ring buffer");
       return false;
     }
     unsigned Want = Spec.Args.size(), Have = FD->getNumParams() - 1;
@@ -407,14 +443,17 @@ private:
   }
 
   bool collectInputs(FunctionDecl *FD, const ProbeSpec &Spec, const ArchABI &A,
-                     const SpecLocator &Loc, std::vector<ArgInput> &Inputs) {
+                     const SpecLocator &Loc, bool Record,
+                     std::vector<ArgInput> &Inputs) {
     ASTContext &Ctx = CI.getASTContext();
     for (size_t I = 0; I < Spec.Args.size(); ++I) {
       const ProbeArg &Arg = Spec.Args[I];
-      ParmVarDecl *P = FD->getParamDecl(I + 1);
+      ParmVarDecl *P = Record ? nullptr : FD->getParamDecl(I + 1);
       ArgInput In;
-      In.ParamName = P->getName().empty() ? "arg" + std::to_string(I + 1)
-                                          : P->getName().str();
+      // Records name each value by its text; bodies by their parameter.
+      In.ParamName = Record ? exprText(Spec, Arg)
+                     : P->getName().empty() ? "arg" + std::to_string(I + 1)
+                                            : P->getName().str();
       if (Arg.Form == ProbeArg::CType) {
         auto T = classifyBuiltinCType(Arg.Type, A);
         if (!T) {
@@ -440,12 +479,25 @@ private:
         }
       } else if (Arg.FetchType) {
         In.Type = scalarTypeForFetchType(*Arg.FetchType, A);
+      } else if (Record) {
+        // A register read as a whole, like kprobe_events' default.
+        In.Type.Kind = ScalarType::Int;
+        In.Type.Size = A.PointerSize;
+        In.Type.Text = "u" + std::to_string(A.PointerSize * 8);
       } else {
         In.Type = scalarFromQualType(P->getType(), Ctx);
       }
       Inputs.push_back(std::move(In));
     }
     return true;
+  }
+
+  /// The argument as written, without its ":type".
+  static std::string exprText(const ProbeSpec &Spec, const ProbeArg &Arg) {
+    if (!Arg.Expr)
+      return Arg.Text;
+    TextRange R = Arg.Expr->Range;
+    return StringRef(Spec.Text).slice(R.Begin, R.End).trim().str();
   }
 
   /// Looks up `struct tag`, `union tag`, `enum tag` or a typedef name.
@@ -517,7 +569,11 @@ private:
       std::string Par = "parameter '" + P->getName().str() + "' of type '" +
                         PT.Text + "'";
       std::string Problem;
-      if (PT.Kind != ScalarType::Int && PT.Kind != ScalarType::Bool &&
+      if (V.Kind == ValueType::String) {
+        if (PT.Kind != ScalarType::Pointer)
+          Problem = Par + " cannot receive the string " + Val +
+                    "; declare it 'const char *': it will point at a copy";
+      } else if (PT.Kind != ScalarType::Int && PT.Kind != ScalarType::Bool &&
           PT.Kind != ScalarType::Pointer)
         Problem = Par + " cannot receive " + Val +
                   "; use an integer or pointer type";

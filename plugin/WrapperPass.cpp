@@ -62,8 +62,13 @@ namespace bpfprobe {
 namespace {
 
 /// BPF helper ids (include/uapi/linux/bpf.h).
+constexpr uint64_t HelperGetCurrentPidTgid = 14;
 constexpr uint64_t HelperProbeReadUser = 112;
 constexpr uint64_t HelperProbeReadKernel = 113;
+constexpr uint64_t HelperProbeReadUserStr = 114;
+constexpr uint64_t HelperProbeReadKernelStr = 115;
+constexpr uint64_t HelperRingbufReserve = 131;
+constexpr uint64_t HelperRingbufSubmit = 132;
 
 void diagnose(Module &M, const Twine &Msg) {
   // LLVMContext::emitError goes through diagnose(); clang prints it as an
@@ -203,6 +208,11 @@ public:
     CtxArg = Wrapper->getArg(0);
     CtxArg->setName("ctx");
 
+    if (Site.Record) {
+      emitRecord();
+      B.CreateRet(B.CreateCall(&Body, {CtxArg}));
+      return Wrapper;
+    }
     SmallVector<Value *, 16> Args{CtxArg};
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
@@ -278,19 +288,91 @@ private:
     B.CreateStore(ConstantInt::get(Ty, 0), Slot);
     uint64_t Helper = Site.Space == AddrSpace::User ? HelperProbeReadUser
                                                     : HelperProbeReadKernel;
-    PointerType *PtrTy = PointerType::getUnqual(Ctx);
-    FunctionType *FT =
-        FunctionType::get(i64(), {PtrTy, B.getInt32Ty(), PtrTy}, false);
-    Value *Callee = ConstantExpr::getIntToPtr(ConstantInt::get(i64(), Helper),
-                                              PtrTy);
-    B.CreateCall(FT, Callee,
-                 {Slot, B.getInt32(Size), B.CreateIntToPtr(Addr, PtrTy)});
+    callHelper(Helper, i64(),
+               {Slot, B.getInt32(Size),
+                B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
     return B.CreateLoad(Ty, Slot);
   }
 
+  Value *callHelper(uint64_t Id, Type *RetTy, ArrayRef<Value *> Args) {
+    SmallVector<Type *, 4> Tys;
+    for (Value *A : Args)
+      Tys.push_back(A->getType());
+    FunctionType *FT = FunctionType::get(RetTy, Tys, false);
+    Value *Callee = ConstantExpr::getIntToPtr(ConstantInt::get(i64(), Id),
+                                              PointerType::getUnqual(Ctx));
+    return B.CreateCall(FT, Callee, Args);
+  }
+
+  /// Copies a NUL-terminated string at Addr into Dst (Size bytes, always
+  /// terminated; an empty string if the read faults).
+  void copyString(Value *Dst, Value *Addr, const ValueType &T) {
+    bool User = Site.Space == AddrSpace::User || T.UserString;
+    B.CreateStore(B.getInt8(0), Dst);
+    callHelper(User ? HelperProbeReadUserStr : HelperProbeReadKernelStr, i64(),
+               {Dst, B.getInt32(T.Size),
+                B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
+  }
+
+  /// The default body: one ring-buffer record per hit, laid out as
+  /// struct bpfprobe_record_hdr and one slot per argument
+  /// (include/bpfprobe/metadata.h).
+  void emitRecord() {
+    GlobalVariable *Map = M.getNamedGlobal(BPFPROBE_RECORDS_MAP);
+    unsigned Size = sizeof(struct bpfprobe_record_hdr);
+    for (const ArgPlan &A : Site.Args)
+      Size += A.Type.Kind == ValueType::String ? BPFPROBE_RECORD_STR_LEN : 8;
+    PointerType *PtrTy = PointerType::getUnqual(Ctx);
+    Value *Rec = callHelper(HelperRingbufReserve, PtrTy,
+                            {Map, B.getInt64(Size), B.getInt64(0)});
+    Function *F = B.GetInsertBlock()->getParent();
+    BasicBlock *Fill = BasicBlock::Create(Ctx, "fill", F);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+    B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
+
+    B.SetInsertPoint(Fill);
+    auto At = [&](unsigned Off) {
+      return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Off);
+    };
+    Value *PidTgid = callHelper(HelperGetCurrentPidTgid, i64(), {});
+    B.CreateStore(B.getInt32(recordIdFor(Site.Program)), At(0));
+    B.CreateStore(B.CreateTrunc(B.CreateLShr(PidTgid, 32), B.getInt32Ty()),
+                  At(4));
+    B.CreateStore(B.CreateTrunc(PidTgid, B.getInt32Ty()), At(8));
+    B.CreateStore(B.getInt32(Site.Args.size()), At(12));
+    unsigned Off = sizeof(struct bpfprobe_record_hdr);
+    for (const ArgPlan &A : Site.Args) {
+      Value *V = eval(*A.Expr);
+      if (A.Type.Kind == ValueType::String) {
+        copyString(At(Off), V, A.Type);
+        Off += BPFPROBE_RECORD_STR_LEN;
+        continue;
+      }
+      B.CreateStore(convert(V, A.Type, i64(), A.Name), At(Off));
+      Off += 8;
+    }
+    callHelper(HelperRingbufSubmit, B.getVoidTy(), {Rec, B.getInt64(0)});
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+  }
+
   /// Narrows the 64-bit value to its type, then extends it per the type's
-  /// signedness to the body parameter's IR type.
+  /// signedness to the body parameter's IR type. Strings are copied to the
+  /// stack and passed by address.
   Value *convert(Value *V, const ValueType &T, Type *ParamTy, StringRef Name) {
+    if (T.Kind == ValueType::String) {
+      AllocaInst *Buf;
+      {
+        IRBuilderBase::InsertPointGuard G(B);
+        BasicBlock &Entry = B.GetInsertBlock()->getParent()->getEntryBlock();
+        B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+        Buf = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), T.Size), nullptr,
+                             Name + ".str");
+        Buf->setAlignment(Align(8));
+      }
+      copyString(Buf, V, T);
+      return Buf;
+    }
     V = B.CreateTrunc(V, B.getIntNTy(T.Size * 8));
     if (T.Kind == ValueType::Bool)
       V = B.CreateZExt(B.CreateICmpNE(V, ConstantInt::get(V->getType(), 0)),
@@ -332,6 +414,21 @@ void attachDebugInfo(Module &M, Function &Body, Function &Wrapper) {
 }
 
 bool checkSignature(Module &M, Function &F, const SitePlan &Site) {
+  if (Site.Record) {
+    if (!M.getNamedGlobal(BPFPROBE_RECORDS_MAP)) {
+      diagnose(M, "recording probe '" + F.getName() + "' needs the '" +
+                      BPFPROBE_RECORDS_MAP +
+                      "' ring buffer map: declare the probe with "
+                      "BPF_PROBE_RECORD from <bpfprobe/bpfprobe.h>");
+      return false;
+    }
+    if (F.arg_size() != 1) {
+      diagnose(M, "recording probe '" + F.getName() +
+                      "' must take only the context");
+      return false;
+    }
+    return true;
+  }
   if (F.arg_size() != Site.Args.size() + 1 ||
       !F.getArg(0)->getType()->isPointerTy()) {
     diagnose(M, "probe body '" + F.getName() + "' takes " +
@@ -422,8 +519,11 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
     GV->setAlignment(Align(1));
     appendToCompilerUsed(M, {GV});
   }
+  // llvm.compiler.used, as SEC()'s `used` gives: llvm.used would mark each
+  // wrapper SHF_GNU_RETAIN in a section of its own, and two programs in
+  // same-named sections confuse libbpf's per-section BTF func info.
   if (!Wrappers.empty())
-    appendToUsed(M, Wrappers);
+    appendToCompilerUsed(M, Wrappers);
   return PreservedAnalyses::none();
 }
 

@@ -23,4 +23,36 @@
 /** Declares a probe body: the annotation grammar is in docs/syntax.md. */
 #define BPF_PROBE(spec) __attribute__((bpfprobe(spec), used))
 
+/*
+ * The ring buffer that recording probes write to (BPFPROBE_RECORDS_MAP in
+ * bpfprobe/metadata.h). Every BPF_PROBE_RECORD repeats this tentative
+ * definition; C merges them into one map.
+ */
+struct __bpfprobe_records_map {
+	int (*type)[27 /* BPF_MAP_TYPE_RINGBUF */];
+	int (*max_entries)[256 * 1024];
+};
+
+#define __BPFPROBE_CAT2(a, b) a##b
+#define __BPFPROBE_CAT(a, b) __BPFPROBE_CAT2(a, b)
+
+/**
+ * A probe with a default body: every hit sends all its arguments, with the
+ * pid and tid, to the records ring buffer, and bpfprobe-run prints them with
+ * their names and types:
+ *
+ *   BPF_PROBE_RECORD("uprobe/./demo:add3(int, long long, char *)");
+ *   BPF_PROBE_RECORD_NAMED(on_open, "uprobe/./srv:open_file($arg1:string)");
+ */
+#define BPF_PROBE_RECORD_NAMED(name, spec)                                     \
+	struct __bpfprobe_records_map bpfprobe_records                         \
+		__attribute__((section(".maps")));                             \
+	__attribute__((bpfprobe_record(spec), used)) int name(void *ctx)       \
+	{                                                                      \
+		return 0;                                                      \
+	}                                                                      \
+	struct __bpfprobe_records_map bpfprobe_records
+#define BPF_PROBE_RECORD(spec)                                                 \
+	BPF_PROBE_RECORD_NAMED(__BPFPROBE_CAT(bpfprobe_record_, __LINE__), spec)
+
 #endif /* BPFPROBE_BPFPROBE_H */

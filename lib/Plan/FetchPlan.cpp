@@ -341,6 +341,7 @@ std::string serializePlan(const SitePlan &Site) {
   Put("source", Site.Source);
   Put("spec", Site.Spec);
   Put("space", Site.Space == AddrSpace::User ? "user" : "kernel");
+  Put("record", Site.Record ? "1" : "0");
   for (const ArgPlan &A : Site.Args) {
     std::string V;
     escapeInto(A.Name, V);
@@ -417,6 +418,7 @@ Expected<SitePlan> parsePlan(StringRef Text) {
     else if (K == "build_id") Site.BuildId = V;
     else if (K == "source") Site.Source = V;
     else if (K == "spec") Site.Spec = V;
+    else if (K == "record") Site.Record = V == "1";
     else if (K == "space") Site.Space = V == "user" ? AddrSpace::User
                                                     : AddrSpace::Kernel;
     else

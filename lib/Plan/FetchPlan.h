@@ -107,6 +107,10 @@ struct SitePlan {
   std::string Source;   ///< "cc" (calling convention), "dwarf", "btf"
   std::string Spec;     ///< the full annotation text
   AddrSpace Space = AddrSpace::Kernel;
+  /// A default-body probe: the prologue sends every argument to the
+  /// records ring buffer (include/bpfprobe/metadata.h) instead of calling a
+  /// body with them.
+  bool Record = false;
   std::vector<ArgPlan> Args;
 
   /// Stack bytes the prologue needs (memory reads land in stack slots).
@@ -132,6 +136,10 @@ constexpr const char *PlanAnnotationPrefix = "bpfprobe.plan:";
 
 /// Prologue stack budget: BPF has 512 bytes of stack; the body needs some.
 constexpr unsigned PrologueStackBudget = 256;
+
+/// Bytes copied for a ':string' argument, including the NUL; the same as
+/// BPFPROBE_RECORD_STR_LEN so strings fit record slots.
+constexpr unsigned StringFetchSize = 64;
 
 } // namespace bpfprobe
 

@@ -29,8 +29,7 @@ static void putEscaped(raw_ostream &OS, StringRef V) {
   }
 }
 
-std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI,
-                                 uint32_t RecordId) {
+std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   std::string Out;
   raw_string_ostream OS(Out);
   OS << BPFPROBE_METADATA_MAGIC << ' ' << BPFPROBE_METADATA_VERSION << '\n';
@@ -50,8 +49,8 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI,
   Put(BPFPROBE_KEY_BUILD_ID, Site.BuildId);
   Put(BPFPROBE_KEY_SOURCE, Site.Source);
   Put(BPFPROBE_KEY_SPEC, Site.Spec);
-  if (RecordId)
-    Put(BPFPROBE_KEY_RECORD_ID, std::to_string(RecordId));
+  if (Site.Record)
+    Put(BPFPROBE_KEY_RECORD_ID, std::to_string(recordIdFor(Site.Program)));
   for (const ArgPlan &A : Site.Args) {
     OS << BPFPROBE_KEY_ARG << '=';
     putEscaped(OS, A.Name);

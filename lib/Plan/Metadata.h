@@ -16,10 +16,8 @@
 
 namespace bpfprobe {
 
-/// One metadata record for Site. RecordId is written when non-zero (probes
-/// with a default body).
-std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI,
-                                 uint32_t RecordId = 0);
+/// One metadata record for Site; default-body sites get their record_id.
+std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI);
 
 /// FNV-1a 32-bit hash of a program name: the record id of default bodies.
 uint32_t recordIdFor(llvm::StringRef Program);

@@ -320,18 +320,23 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
       return errorAt(*R, "'" + Spec.Text.substr(R->Begin, R->End - R->Begin) +
                              "' needs debug info: pass "
                              "-fplugin-arg-bpfprobe-debuginfo=PATH");
-    if (Arg.FetchType && (Arg.FetchType->Kind == FetchTypeSpec::String ||
-                          Arg.FetchType->Kind == FetchTypeSpec::UString))
-      return errorAt(Arg.FetchType->Range,
-                     "':string' fetches are not supported yet; bind a "
-                     "pointer parameter and use bpf_probe_read_*_str in the "
-                     "body");
     auto VT = valueTypeFor(In.Type, ABI, Arg.Range);
     if (!VT)
       return VT.takeError();
     P.Type = *VT;
     if (Arg.FetchType && Arg.FetchType->Kind == FetchTypeSpec::Hex)
       P.Type.Kind = ValueType::Pointer; // printed as hex
+    if (Arg.FetchType && (Arg.FetchType->Kind == FetchTypeSpec::String ||
+                          Arg.FetchType->Kind == FetchTypeSpec::UString)) {
+      // The value is the string's address; the prologue copies up to
+      // StringFetchSize bytes of it.
+      P.Type.Kind = ValueType::String;
+      P.Type.Size = StringFetchSize;
+      // In a uprobe every read is of user memory; ":ustring" matters in
+      // kprobes.
+      P.Type.UserString = Arg.FetchType->Kind == FetchTypeSpec::UString &&
+                          !isUserProbe(Spec.Kind);
+    }
     switch (E.Kind) {
     case SpecExpr::Reg: {
       int R = ABI.findReg(E.Name);

@@ -33,6 +33,14 @@ int aggregate_param(struct pt_regs *ctx, struct pair p) { return 0; } // expecte
 SEC("uprobe/./demo:f(int)")
 int no_ctx(int a) { return 0; } // expected-error {{probe body 'no_ctx' must take the context pointer first: 'struct pt_regs *ctx'}}
 
+// expected-error@+1 {{parameter 'name' of type 'long' cannot receive the string '$arg1:string' (string); declare it 'const char *': it will point at a copy}}
+SEC("uprobe/./demo:f($arg1:string)")
+int str_to_int(struct pt_regs *ctx, long name) { return 0; } // expected-note {{parameter declared here}}
+
+// expected-error@+2 {{a recording probe's function takes only the context; its arguments go to the records ring buffer}}
+__attribute__((bpfprobe_record("uprobe/./demo:f($arg1)")))
+int rec_with_params(struct pt_regs *ctx, long a) { return 0; }
+
 // Widening is fine: an int value into a long parameter, a pointer into an
 // unsigned long, any integer into an int from a bool.
 SEC("uprobe/./demo:f(int, void *, _Bool)")

@@ -24,8 +24,4 @@ int global(struct pt_regs *ctx, long x) { return 0; }
 SEC("uprobe/./srv:handle($arg1->len)")
 int member_of_reg(struct pt_regs *ctx, long x) { return 0; }
 
-// expected-error@+1 {{':string' fetches are not supported yet}}
-SEC("uprobe/./srv:handle($arg1:string)")
-int str(struct pt_regs *ctx, char *x) { return 0; }
-
 char LICENSE[] SEC("license") = "GPL";

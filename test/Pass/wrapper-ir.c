@@ -20,7 +20,7 @@ int on_f8(struct pt_regs *ctx, long a, int b, _Bool c, long d, long e, long f, l
 // CHECK-NOT: llvm.global.annotations
 // CHECK: @__bpfprobe_metadata = private constant {{.*}}c"bpfprobe-site 1\0Aprogram=on_f8\0Asection=uprobe/./demo:f8\0A{{.*}}arg=a\09s16\09%di:s16\09short\0A{{.*}}arg=g\09s32\09+8(%sp):s32\09int\0Aarg=s\09x64\09+16(%sp):x64\09char *\0Aend\0A", section ".bpfprobe", align 1
 // CHECK-NOT: llvm.global.annotations
-// CHECK: @llvm.used = appending global [1 x ptr] [ptr @on_f8]
+// CHECK: @llvm.compiler.used = appending global [3 x ptr] [ptr @LICENSE, ptr @__bpfprobe_metadata, ptr @on_f8]
 // CHECK-NOT: llvm.global.annotations
 
 // CHECK-LABEL: define internal i32 @__bpfprobe_body_on_f8(

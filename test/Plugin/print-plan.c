@@ -39,6 +39,18 @@ struct file;
 SEC("kprobe/vfs_read(port_t, enum color, struct file *)")
 int lookups(struct pt_regs *ctx, int p, int c, struct file *f) { return 0; }
 
+// Strings are copied; the parameter points at the copy.
+// CHECK-NEXT: p:str ./demo:f name=%di:string
+SEC("uprobe/./demo:f($arg1:string)")
+int str(struct pt_regs *ctx, const char *name) { return 0; }
+// CHECK-NEXT: p:kstr do_sys_open path=%si:ustring
+SEC("kprobe/do_sys_open($arg2:ustring)")
+int kstr(struct pt_regs *ctx, const char *path) { return 0; }
+
+// Recording probes name their values by the expression text.
+// CHECK-NEXT: p:rec ./demo:f $arg1=%di:s32 $arg2=%si:u64
+BPF_PROBE_RECORD_NAMED(rec, "uprobe/./demo:f($arg1:s32, $arg2)");
+
 // Ordinary libbpf sections are left alone.
 SEC("kprobe/do_nothing")
 int plain(struct pt_regs *ctx) { return 0; }
