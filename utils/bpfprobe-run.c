@@ -196,6 +196,12 @@ static int exit_for_errno(int err)
 	}
 }
 
+/* Reading the metadata: "not an ELF object" is an object without it. */
+static int exit_for_meta_errno(int err)
+{
+	return err == ENOEXEC ? EXIT_NO_METADATA : exit_for_errno(err);
+}
+
 /* ---- privileges and kernel support ---- */
 
 static unsigned long long cap_eff(void)
@@ -323,7 +329,7 @@ static int dump_metadata(const char *path)
 		free(buf);
 	}
 	if (!meta)
-		return exit_for_errno(errno);
+		return exit_for_meta_errno(errno);
 
 	for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++) {
 		const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
@@ -845,7 +851,16 @@ static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 	return exit_code;
 }
 
-static void report_losses(struct bpfprobe_records *recs, struct printk_reader *pr)
+static bool has_record_sites(const struct bpfprobe_meta *meta)
+{
+	for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++)
+		if (bpfprobe_meta__site(meta, i)->has_record_id)
+			return true;
+	return false;
+}
+
+static void report_losses(const struct bpfprobe_meta *meta,
+			  struct bpfprobe_records *recs, struct printk_reader *pr)
 {
 	struct bpfprobe_records_stats st = { 0 };
 	unsigned long long printk_lost = pr->lost_lines + printk_overruns(pr);
@@ -864,7 +879,7 @@ static void report_losses(struct bpfprobe_records *recs, struct printk_reader *p
 		fflush(stdout);
 		return;
 	}
-	if (recs) {
+	if (recs && (has_record_sites(meta) || st.records || st.malformed)) {
 		if (st.lost_counted)
 			err_msg("%llu record%s, %llu lost (ring buffer full), %llu malformed\n",
 				(unsigned long long)st.records, st.records == 1 ? "" : "s",
@@ -998,8 +1013,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	meta = bpfprobe_meta__open_file(opt.obj_path);
-	if (!meta)
-		return exit_for_errno(errno);
+	if (!meta) {
+		free(pr);
+		return exit_for_meta_errno(errno);
+	}
 
 	if (!opt.dry_run && !have_bpf_caps()) {
 		err_msg("loading BPF programs needs root, or CAP_BPF and CAP_PERFMON (running as uid %d)\n",
@@ -1108,7 +1125,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ret = stream(recs, pr, &cmd);
-	report_losses(recs, pr);
+	report_losses(meta, recs, pr);
 out:
 	command_abort(&cmd);
 	bpfprobe_records__free(recs);

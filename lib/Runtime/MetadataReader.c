@@ -222,6 +222,7 @@ static const struct {
 
 struct record_builder {
 	char *vals[K_CNT];
+	size_t line[K_CNT], line_off[K_CNT]; /* where each key was */
 	struct bpfprobe_arg *args;
 	size_t arg_cnt, arg_cap;
 };
@@ -276,6 +277,15 @@ static bool is_hex(const char *s)
 	return true;
 }
 
+/* Points \p pos at the line of key \p k, for a message about its value. */
+static struct parse_pos *at(struct parse_pos *pos,
+			    const struct record_builder *rb, int k)
+{
+	pos->line = rb->line[k];
+	pos->line_off = rb->line_off[k];
+	return pos;
+}
+
 /* Checks a complete record and turns it into a site. */
 static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 			 struct bpfprobe_site *site)
@@ -285,12 +295,12 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	const char **labels;
 	int err;
 
+	memset(site, 0, sizeof(*site));
 	pos->line = 0;
 	for (int k = 0; k < K_CNT; k++)
 		if (keys[k].required && !v[k])
 			return corrupt(pos, "required key '%s' is missing", keys[k].name);
 
-	memset(site, 0, sizeof(*site));
 	site->program = v[K_PROGRAM];
 	site->section = v[K_SECTION];
 	site->target = v[K_TARGET];
@@ -301,9 +311,9 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	site->spec = v[K_SPEC];
 
 	if (!*site->program)
-		return corrupt(pos, "'program' is empty");
+		return corrupt(at(pos, rb, K_PROGRAM), "'program' is empty");
 	if (!*site->symbol)
-		return corrupt(pos, "'symbol' is empty");
+		return corrupt(at(pos, rb, K_SYMBOL), "'symbol' is empty");
 	if (!strcmp(v[K_KIND], "kprobe"))
 		site->kind = BPFPROBE_KPROBE;
 	else if (!strcmp(v[K_KIND], "kretprobe"))
@@ -313,19 +323,22 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	else if (!strcmp(v[K_KIND], "uretprobe"))
 		site->kind = BPFPROBE_URETPROBE;
 	else
-		return corrupt(pos, "unknown kind '%s' (expected kprobe, kretprobe, uprobe or uretprobe)",
+		return corrupt(at(pos, rb, K_KIND), "unknown kind '%s' (expected kprobe, kretprobe, uprobe or uretprobe)",
 			       v[K_KIND]);
 	if ((site->kind == BPFPROBE_UPROBE || site->kind == BPFPROBE_URETPROBE) &&
 	    !*site->target)
-		return corrupt(pos, "%s site '%s' has an empty 'target' (the binary path)",
+		return corrupt(at(pos, rb, K_TARGET), "%s site '%s' has an empty 'target' (the binary path)",
 			       v[K_KIND], site->program);
-	if ((err = parse_u64(pos, "offset", v[K_OFFSET], 10, &site->offset)))
+	if ((err = parse_u64(at(pos, rb, K_OFFSET), "offset", v[K_OFFSET], 10,
+			     &site->offset)))
 		return err;
 	if (v[K_ADDRESS] &&
-	    (err = parse_u64(pos, "address", v[K_ADDRESS], 16, &site->address)))
+	    (err = parse_u64(at(pos, rb, K_ADDRESS), "address", v[K_ADDRESS], 16,
+			     &site->address)))
 		return err;
 	if (v[K_SYMBOL_SIZE]) {
-		if ((err = parse_u64(pos, "symbol_size", v[K_SYMBOL_SIZE], 10,
+		if ((err = parse_u64(at(pos, rb, K_SYMBOL_SIZE), "symbol_size",
+				     v[K_SYMBOL_SIZE], 10,
 				     &site->symbol_size)))
 			return err;
 		site->has_symbol_size = true;
@@ -333,16 +346,17 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	if (v[K_RECORD_ID]) {
 		__u64 id;
 
-		if ((err = parse_u64(pos, "record_id", v[K_RECORD_ID], 10, &id)))
+		if ((err = parse_u64(at(pos, rb, K_RECORD_ID), "record_id",
+				     v[K_RECORD_ID], 10, &id)))
 			return err;
 		if (id > UINT32_MAX)
-			return corrupt(pos, "'record_id' %s does not fit in 32 bits",
+			return corrupt(at(pos, rb, K_RECORD_ID), "'record_id' %s does not fit in 32 bits",
 				       v[K_RECORD_ID]);
 		site->record_id = (__u32)id;
 		site->has_record_id = true;
 	}
 	if (!is_hex(site->build_id) || strlen(site->build_id) % 2)
-		return corrupt(pos, "'build_id' must be an even number of hex digits, found '%s'",
+		return corrupt(at(pos, rb, K_BUILD_ID), "'build_id' must be an even number of hex digits, found '%s'",
 			       site->build_id);
 	for (char *p = v[K_BUILD_ID]; *p; p++)
 		*p = tolower((unsigned char)*p);
@@ -350,6 +364,7 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	site->arg_cnt = rb->arg_cnt;
 	site->args = rb->args;
 	rb->args = NULL;
+	rb->arg_cap = 0;
 	labels = calloc(site->arg_cnt + 1, sizeof(*labels));
 	if (!labels)
 		return -ENOMEM;
@@ -518,6 +533,8 @@ static int parse_records(struct bpfprobe_meta *meta, size_t size)
 			if ((err = unescape(&pp, key, val)))
 				goto out;
 			rb.vals[k] = val;
+			rb.line[k] = pp.line;
+			rb.line_off[k] = pp.line_off;
 		}
 
 		if (meta->site_cnt == cap) {

@@ -1,13 +1,27 @@
 /* A probe target for the runtime tests: calls add3(i, -2*i, TAG) COUNT
- * times, DELAY_MS apart. usage: demo [COUNT [TAG [DELAY_MS]]] */
+ * times, DELAY_MS apart. usage: demo [COUNT [TAG [DELAY_MS]]]
+ * -DPAD moves add3 (a function before it), -DBIGGER makes add3 longer: the
+ * same build-id forced with -Wl,--build-id=0x... then fails the address or
+ * size check alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#ifdef PAD
+__attribute__((noinline, used)) int pad_before_add3(int x)
+{
+	return x * 3 + 1;
+}
+#endif
+
 __attribute__((noinline)) long long add3(int a, long long b, const char *s)
 {
 	__asm__ volatile("" ::: "memory");
+#ifdef BIGGER
+	if (a == 123456)
+		return a * b * 7 + b / 3;
+#endif
 	return a + b + (long long)strlen(s);
 }
 
@@ -17,12 +31,15 @@ int main(int argc, char **argv)
 	const char *tag = argc > 2 ? argv[2] : "hi";
 	int delay_ms = argc > 3 ? atoi(argv[3]) : 0;
 	long long sum = 0;
+	/* Touch the string first: a uprobe cannot fault its page in. */
+	volatile char first = tag[0];
 
+	(void)first;
 	for (int i = 1; i <= count; i++) {
 		sum += add3(i, -2LL * i, tag);
 		if (delay_ms)
 			usleep(delay_ms * 1000);
 	}
-	printf("sum=%lld\n", sum);
+	fprintf(stderr, "sum=%lld\n", sum);
 	return 0;
 }

@@ -8,7 +8,8 @@ usage: mkmeta.py TEMPLATE OUT [NAME=VALUE ...]
   @SIZE(path,symbol)@   the symbol's size, decimal (llvm-nm -S)
   @RECORD_ID(program)@  FNV-1a 32 of the program name (docs/metadata.md)
   @KERNEL_BUILD_ID@     build-id of the running kernel (/sys/kernel/notes)
-  @NAME@                a NAME=VALUE given on the command line
+  @NAME@                a NAME=VALUE given on the command line (the VALUE
+                        may itself use the placeholders above)
 """
 import re
 import struct
@@ -77,7 +78,10 @@ def main():
             return kernel_build_id()
         sys.exit("mkmeta: unknown placeholder @%s@" % m.group(0))
 
-    text = re.sub(r"@([A-Z_]+)(?:\(([^)]*)\))?@", sub, text)
+    pattern = r"@([A-Z_]+)(?:\(([^)]*)\))?@"
+    for k in env:
+        env[k] = re.sub(pattern, sub, env[k])
+    text = re.sub(pattern, sub, text)
     open(out, "w").write(text)
 
 
