@@ -306,12 +306,14 @@ private:
 
   /// Copies a NUL-terminated string at Addr into Dst (Size bytes, always
   /// terminated; an empty string if the read faults).
-  void copyString(Value *Dst, Value *Addr, const ValueType &T) {
+  /// Returns the helper's result: negative when the read faulted.
+  Value *copyString(Value *Dst, Value *Addr, const ValueType &T) {
     bool User = Site.Space == AddrSpace::User || T.UserString;
     B.CreateStore(B.getInt8(0), Dst);
-    callHelper(User ? HelperProbeReadUserStr : HelperProbeReadKernelStr, i64(),
-               {Dst, B.getInt32(T.Size),
-                B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
+    return callHelper(User ? HelperProbeReadUserStr : HelperProbeReadKernelStr,
+                      i64(),
+                      {Dst, B.getInt32(T.Size),
+                       B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
   }
 
   /// The default body: one ring-buffer record per hit, laid out as
@@ -344,7 +346,17 @@ private:
     for (const ArgPlan &A : Site.Args) {
       Value *V = eval(*A.Expr);
       if (A.Type.Kind == ValueType::String) {
-        copyString(At(Off), V, A.Type);
+        // A faulting read is marked, not shown as an empty string.
+        Value *Ret = copyString(At(Off), V, A.Type);
+        Function *F = B.GetInsertBlock()->getParent();
+        BasicBlock *Mark = BasicBlock::Create(Ctx, "fault", F);
+        BasicBlock *Next = BasicBlock::Create(Ctx, "next", F);
+        B.CreateCondBr(B.CreateICmpSLT(Ret, B.getInt64(0)), Mark, Next);
+        B.SetInsertPoint(Mark);
+        B.CreateStore(B.getInt8(BPFPROBE_RECORD_STR_FAULT), At(Off));
+        B.CreateStore(B.getInt8(0), At(Off + 1));
+        B.CreateBr(Next);
+        B.SetInsertPoint(Next);
         Off += BPFPROBE_RECORD_STR_LEN;
         continue;
       }

@@ -71,3 +71,11 @@ if os.path.exists("/sys/bus/event_source/devices/kprobe/type"):
     config.available_features.add("bpf-kprobe")
 if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-spec-fuzzer")):
     config.available_features.add("spec-fuzzer")
+
+# Say loudly whether the live tests run: a skipped live suite must be seen.
+lit_config.note("bpf-uprobe %s: live uprobe tests %s" % (
+    ("available" if "bpf-uprobe" in config.available_features else "NOT available"),
+    ("run" if "bpf-uprobe" in config.available_features else
+     "are SKIPPED (need root, bpf(), the uprobe PMU and /sys/kernel/btf/vmlinux)")))
+if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "bpf-uprobe" not in config.available_features:
+    lit_config.fatal("BPFPROBE_REQUIRE_LIVE is set but this machine cannot run live uprobe tests")

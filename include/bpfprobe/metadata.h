@@ -47,6 +47,9 @@ extern "C" {
  */
 #define BPFPROBE_RECORDS_MAP "bpfprobe_records"
 #define BPFPROBE_RECORD_STR_LEN 64
+/* A string slot holding this byte and then NUL: the read faulted (typical
+ * for a uprobe touching a page the process has not faulted in yet). */
+#define BPFPROBE_RECORD_STR_FAULT 0xff
 
 struct bpfprobe_record_hdr {
 	unsigned int record_id; /* record_id of the site in the metadata */

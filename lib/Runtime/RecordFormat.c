@@ -84,6 +84,13 @@ static void put_value(struct out *o, const char *type, const void *slot,
 	__u64 mask;
 
 	if (!strcmp(type, "string") || !strcmp(type, "ustring")) {
+		const unsigned char *b = slot;
+
+		if (b[0] == BPFPROBE_RECORD_STR_FAULT && !b[1]) {
+			/* The read faulted (e.g. a page not yet mapped in). */
+			put(o, json ? "null" : "<fault>");
+			return;
+		}
 		put_str(o, slot, strnlen(slot, BPFPROBE_RECORD_STR_LEN), json);
 		return;
 	}
