@@ -133,28 +133,26 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	n = vasprintf(&buf, fmt, ap);
 	if (n < 0)
 		return 0;
-	if (capture_libbpf && !opt.verbose) {
-		if (level == LIBBPF_INFO || libbpf_log_len + n + 1 > (64u << 20)) {
-			free(buf);
-			return 0;
-		}
+	if (capture_libbpf && level == LIBBPF_WARN &&
+	    libbpf_log_len + n + 1 <= (64u << 20)) {
 		if (libbpf_log_len + n + 1 > libbpf_log_cap) {
 			size_t cap = (libbpf_log_len + n + 1) * 2;
 			char *p = realloc(libbpf_log, cap);
 
-			if (!p) {
-				free(buf);
-				return 0;
+			if (p) {
+				libbpf_log = p;
+				libbpf_log_cap = cap;
 			}
-			libbpf_log = p;
-			libbpf_log_cap = cap;
 		}
-		memcpy(libbpf_log + libbpf_log_len, buf, n);
-		libbpf_log_len += n;
-		libbpf_log[libbpf_log_len] = 0;
-	} else if (level != LIBBPF_INFO || opt.verbose) {
-		fputs(buf, stderr);
+		if (libbpf_log_len + n + 1 <= libbpf_log_cap) {
+			memcpy(libbpf_log + libbpf_log_len, buf, n);
+			libbpf_log_len += n;
+			libbpf_log[libbpf_log_len] = 0;
+		}
 	}
+	/* While loading, warnings wait: a verifier log is shown trimmed. */
+	if (opt.verbose || (level == LIBBPF_WARN && !capture_libbpf))
+		fputs(buf, stderr);
 	free(buf);
 	return 0;
 }
@@ -400,6 +398,10 @@ static void report_verifier_log(const char *log)
 	}
 	if (shown > keep)
 		tail = strchr(tail, '\n') + 1;
+	if (opt.verbose) {
+		err_msg("the verifier rejected program '%s' (its log is above)\n", prog);
+		return;
+	}
 	err_msg("the verifier rejected program '%s'; the end of its log:\n", prog);
 	if (tail > begin)
 		fprintf(stderr, "  ... %d earlier line%s omitted (-v shows the whole log)\n",
@@ -421,7 +423,7 @@ static int load_object(struct bpf_object *obj)
 	err = bpf_object__load(obj);
 	capture_libbpf = false;
 	if (!err) {
-		if (libbpf_log_len)
+		if (libbpf_log_len && !opt.verbose)
 			fputs(libbpf_log, stderr);
 		return EXIT_OK;
 	}
@@ -429,7 +431,7 @@ static int load_object(struct bpf_object *obj)
 		report_verifier_log(libbpf_log);
 		return EXIT_VERIFIER;
 	}
-	if (libbpf_log_len)
+	if (libbpf_log_len && !opt.verbose)
 		fputs(libbpf_log, stderr);
 	if (err == -EPERM) {
 		err_msg("loading %s: %s; it needs root, or CAP_BPF and CAP_PERFMON\n",

@@ -35,6 +35,22 @@ struct RegInfo {
   const char *Aliases;
 };
 
+/// The psABI rule set that decides where values wider than a register,
+/// aggregates passed by value and arguments past the registers go. Each
+/// names one document; CallingConvention.cpp implements them.
+enum class ArgRule {
+  SysVX86_64,  ///< System V AMD64 psABI 3.2.3 (eightbyte classification)
+  I386Stack,   ///< System V i386 psABI 2.2 (cdecl): every argument on the stack
+  I386Regparm, ///< GCC/Clang -mregparm=3 (the i386 kernel): eax, edx, ecx
+  AAPCS64,     ///< Procedure Call Standard for the Arm 64-bit Architecture 6.8
+  AAPCS32,     ///< Procedure Call Standard for the Arm Architecture 6.5 (base, soft-float)
+  RiscvLP64,   ///< RISC-V psABI, integer calling convention (lp64, lp64d)
+  LoongArchLP64, ///< LoongArch psABI, lp64d parameter passing
+  S390x,       ///< s390x ELF ABI 1.x, "Parameter Passing"
+  PPC64ELFv2,  ///< 64-bit ELF V2 ABI for Power 2.2.3 "Parameter Passing"
+  MipsN64,     ///< MIPSpro N32/N64 ABI handbook, "Calling Convention"
+};
+
 /// One calling convention: the integer argument registers in order, and the
 /// rule for arguments that do not fit in them.
 struct CallingConv {
@@ -49,6 +65,10 @@ struct CallingConv {
   /// Indices into ArchABI::Regs of the return-value register(s); the second
   /// one, if any, holds the high half of a double-width return.
   llvm::ArrayRef<unsigned> RetRegs;
+  /// Where wide values, aggregates and overflow arguments go.
+  ArgRule Rule = ArgRule::SysVX86_64;
+  /// One line for diagnostics: the document and section of the rule.
+  const char *RuleRef = "";
 };
 
 struct ArchABI {
@@ -58,7 +78,7 @@ struct ArchABI {
   const char *Aliases;
   /// Source of the table: kernel header and psABI section.
   const char *Reference;
-  unsigned PointerSize;     ///< bytes
+  unsigned PointerSize;     ///< bytes; also the width of an argument register
   unsigned LongSize;        ///< bytes
   unsigned LongLongAlign;   ///< bytes
   bool LittleEndian;
@@ -67,6 +87,14 @@ struct ArchABI {
   unsigned IPReg;           ///< index into Regs
   CallingConv KernelCC;     ///< used by kprobe/kretprobe
   CallingConv UserCC;       ///< used by uprobe/uretprobe
+  /// Data layout facts the calling convention depends on.
+  unsigned DoubleAlign = 8;     ///< bytes (i386: 4)
+  unsigned LongDoubleSize = 16; ///< bytes (i386: 12, arm: 8)
+  unsigned LongDoubleAlign = 16;
+  bool CharSigned = true;       ///< plain char (arm, aarch64, ppc, s390x, riscv: unsigned)
+  /// The table describes user tasks of a 32-bit ABI running under a 64-bit
+  /// kernel (the pt_regs slots are the 64-bit kernel's): no kernel probes.
+  const char *CompatOf = nullptr;
 
   const RegInfo &reg(unsigned Idx) const { return Regs[Idx]; }
   /// Finds a register by kprobe_events name or alias; -1 if unknown.
@@ -78,6 +106,11 @@ struct ArchABI {
   const CallingConv &conv(bool UserSpace) const {
     return UserSpace ? UserCC : KernelCC;
   }
+  /// The kernel or user convention named Name ("regparm3", "cdecl"), or
+  /// null; "kernel" and "user" name the defaults.
+  const CallingConv *findConv(llvm::StringRef Name) const;
+  /// Names of the conventions this table has, comma separated.
+  std::string convNames() const;
 };
 
 /// Looks an architecture up by name or alias ("x86_64", "x86", "amd64").

@@ -1,6 +1,7 @@
 /* A probe the verifier must reject: a map value used without the NULL check,
  * after enough instructions that the log is longer than what bpfprobe-run
- * shows of it. record.meta (program on_add3) describes it. */
+ * shows of it (a hash map: newer kernels know a constant-key array lookup
+ * cannot fail). record.meta (program on_add3) describes it. */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
@@ -8,7 +9,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u64);
