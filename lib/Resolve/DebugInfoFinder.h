@@ -1,0 +1,99 @@
+//===- DebugInfoFinder.h - Locate and open the DWARF of a target -*- C++ -*-===//
+//
+/// \file
+/// Finds the debug information for a probe target the way gdb and perf do,
+/// and opens it once per translation unit:
+///   1. an explicit path (-fplugin-arg-bpfprobe-debuginfo=PATH: a binary, a
+///      separate .debug file, a kernel vmlinux or a module .ko),
+///   2. the binary itself, if it has .debug_info,
+///   3. its .gnu_debuglink next to it, in .debug/, and under /usr/lib/debug
+///      (CRC checked),
+///   4. /usr/lib/debug/.build-id/xx/yyyy.debug by its NT_GNU_BUILD_ID,
+///   5. a debuginfod server (DEBUGINFOD_URLS) through LLVM's client.
+/// For the kernel (kprobes without an explicit path) the running kernel's
+/// build-id (/sys/kernel/notes) selects /usr/lib/debug/boot/vmlinux-$(uname
+/// -r) or the build-id path; modules by /sys/module/<m>/notes.
+//===----------------------------------------------------------------------===//
+
+#ifndef BPFPROBE_RESOLVE_DEBUGINFOFINDER_H
+#define BPFPROBE_RESOLVE_DEBUGINFOFINDER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bpfprobe {
+
+/// One ELF symbol of the probed binary (not of the debug file, whose
+/// addresses are the same but whose .text may be NOBITS).
+struct ElfSymbol {
+  std::string Name;
+  uint64_t Address = 0;
+  uint64_t Size = 0;
+  bool IsFunction = false;
+};
+
+/// The probed binary and the DWARF describing it, opened together.
+class DebugInfo {
+public:
+  /// Path of the probed binary or kernel image as the user named it.
+  const std::string &targetPath() const { return TargetPath; }
+  /// Path of the file the DWARF was read from (may equal targetPath()).
+  const std::string &debugPath() const { return DebugPath; }
+  /// Hex NT_GNU_BUILD_ID of the debug file ("" if it has none).
+  const std::string &buildId() const { return BuildId; }
+  /// How the debug file was found ("explicit path", "the binary itself",
+  /// ".gnu_debuglink", "build-id directory", "debuginfod").
+  const std::string &foundBy() const { return FoundBy; }
+
+  llvm::DWARFContext &dwarf() { return *Dwarf; }
+  /// The debug file as an object (its .eh_frame/.debug_frame for CFA).
+  const llvm::object::ObjectFile &debugObject() const { return *DebugObj; }
+  /// The target binary as an object (symbol table, instruction bytes).
+  const llvm::object::ObjectFile &targetObject() const { return *TargetObj; }
+
+  /// Looks a function symbol up by name in the target's symbol tables
+  /// (.symtab, else .dynsym); for duplicates (local statics) returns all.
+  std::vector<ElfSymbol> findSymbol(llvm::StringRef Name) const;
+  /// The function symbol containing Address, if any.
+  std::optional<ElfSymbol> symbolAt(uint64_t Address) const;
+
+  // Implementation detail, filled by findDebugInfo().
+  std::string TargetPath, DebugPath, BuildId, FoundBy;
+  llvm::object::OwningBinary<llvm::object::ObjectFile> TargetBin, DebugBin;
+  const llvm::object::ObjectFile *TargetObj = nullptr;
+  const llvm::object::ObjectFile *DebugObj = nullptr;
+  std::unique_ptr<llvm::DWARFContext> Dwarf;
+  std::multimap<std::string, ElfSymbol> SymbolsByName;
+  std::map<uint64_t, ElfSymbol> FunctionsByAddress;
+};
+
+struct FinderOptions {
+  std::string ExplicitPath;  ///< -fplugin-arg-bpfprobe-debuginfo=
+  bool UseDebuginfod = true; ///< consult DEBUGINFOD_URLS
+  /// Root for /usr/lib/debug lookups (tests point it elsewhere).
+  std::string DebugRoot = "/usr/lib/debug";
+};
+
+/// Opens the target and its debug info. Target is the binary path of a user
+/// probe or "" / a module name for the kernel. The error lists every place
+/// that was tried ("no debug info for ./srv: not in the binary; no
+/// .gnu_debuglink; /usr/lib/debug/.build-id/ab/cdef.debug: not found;
+/// DEBUGINFOD_URLS not set").
+llvm::Expected<std::unique_ptr<DebugInfo>>
+findDebugInfo(llvm::StringRef Target, bool Kernel, const FinderOptions &Opts);
+
+/// Hex NT_GNU_BUILD_ID of an ELF object, "" if none.
+std::string readBuildId(const llvm::object::ObjectFile &Obj);
+
+} // namespace bpfprobe
+
+#endif
