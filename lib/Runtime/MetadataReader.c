@@ -277,6 +277,32 @@ static bool is_hex(const char *s)
 	return true;
 }
 
+/*
+ * The name printed for argument \p i: its text as written without a
+ * trailing ":type" ("req->len:u32" -> "req->len"). When the annotation gave
+ * only C types (calling-convention mode, "int"), the body's parameter name,
+ * or "$argN" when there is no body to name it (the name is the type).
+ */
+static char *arg_label(const struct bpfprobe_site *site, size_t i)
+{
+	const struct bpfprobe_arg *a = &site->args[i];
+	size_t len = strlen(a->text), tlen = strlen(a->type);
+	char buf[32];
+
+	if (!strcmp(site->source, "cc") && !strchr("$%@", a->text[0])) {
+		if (strcmp(a->name, a->text))
+			return strdup(a->name);
+		snprintf(buf, sizeof(buf), "$arg%zu", i + 1);
+		return strdup(buf);
+	}
+	if (!len)
+		return strdup(a->name);
+	if (len > tlen + 1 && a->text[len - tlen - 1] == ':' &&
+	    !strcmp(a->text + len - tlen, a->type))
+		len -= tlen + 1;
+	return strndup(a->text, len);
+}
+
 /* Points \p pos at the line of key \p k, for a message about its value. */
 static struct parse_pos *at(struct parse_pos *pos,
 			    const struct record_builder *rb, int k)
@@ -292,7 +318,7 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 {
 	char **v = rb->vals;
 	char scratch[256];
-	const char **labels;
+	char **labels;
 	int err;
 
 	memset(site, 0, sizeof(*site));
@@ -368,12 +394,12 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	labels = calloc(site->arg_cnt + 1, sizeof(*labels));
 	if (!labels)
 		return -ENOMEM;
+	site->arg_labels = (const char *const *)labels;
 	for (size_t i = 0; i < site->arg_cnt; i++) {
-		const struct bpfprobe_arg *a = &site->args[i];
-
-		labels[i] = (!strcmp(site->source, "cc") || !*a->text) ? a->name : a->text;
+		labels[i] = arg_label(site, i);
+		if (!labels[i])
+			return -ENOMEM;
 	}
-	site->arg_labels = labels;
 	site->label = strdup(make_label(site, scratch, sizeof(scratch)));
 	if (!site->label)
 		return -ENOMEM;
@@ -382,6 +408,8 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 
 static void free_site(struct bpfprobe_site *site)
 {
+	for (size_t i = 0; site->arg_labels && i < site->arg_cnt; i++)
+		free((void *)site->arg_labels[i]);
 	free((void *)site->args);
 	free((void *)site->arg_labels);
 	free((void *)site->label);
