@@ -43,10 +43,11 @@ function(bpfprobe_find_clang out err)
   if(BPFPROBE_CLANG)
     _bpfprobe_clang_major(have "${BPFPROBE_CLANG}")
     if(NOT have EQUAL want)
-      set(${err} "BPFPROBE_CLANG=${BPFPROBE_CLANG} is clang ${have}, but this "
-        "bpfprobe was built for clang ${want} (the plugin only loads into the "
-        "clang it was built against); point BPFPROBE_CLANG at clang ${want} "
-        "or rebuild bpfprobe with -DBPFPROBE_LLVM_VERSION=${have}" PARENT_SCOPE)
+      string(CONCAT msg "BPFPROBE_CLANG=${BPFPROBE_CLANG} is clang ${have}, "
+        "but this bpfprobe was built for clang ${want} (the plugin only loads "
+        "into the clang it was built against); point BPFPROBE_CLANG at clang "
+        "${want} or rebuild bpfprobe with -DBPFPROBE_LLVM_VERSION=${have}")
+      set(${err} "${msg}" PARENT_SCOPE)
       return()
     endif()
     set(${out} "${BPFPROBE_CLANG}" PARENT_SCOPE)
@@ -88,8 +89,9 @@ function(bpfprobe_find_clang out err)
   if(NOT seen)
     set(seen "none")
   endif()
-  set(${err} "no clang ${want} found (bpfprobe was built for LLVM ${want}; "
-    "looked at: ${seen}); install clang-${want} or set BPFPROBE_CLANG" PARENT_SCOPE)
+  string(CONCAT msg "no clang ${want} found (bpfprobe was built for LLVM "
+    "${want}; looked at: ${seen}); install clang-${want} or set BPFPROBE_CLANG")
+  set(${err} "${msg}" PARENT_SCOPE)
 endfunction()
 
 # Sets <out> to libbpf's __TARGET_ARCH_ name for a processor name as CMake,

@@ -35,7 +35,8 @@ include("${CMAKE_CURRENT_LIST_DIR}/BPFProbeFindTools.cmake")
 
 bpfprobe_find_clang(_bpfprobe_clang _bpfprobe_err)
 if(NOT _bpfprobe_clang)
-  message(FATAL_ERROR "BPFProbeToolchain.cmake: ${_bpfprobe_err}")
+  # Indented: CMake prints it as one unwrapped line.
+  message(FATAL_ERROR "BPFProbeToolchain.cmake cannot use a clang:\n  ${_bpfprobe_err}")
 endif()
 
 if(BPFPROBE_TARGET_ARCH)
