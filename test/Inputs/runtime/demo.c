@@ -32,9 +32,7 @@ int main(int argc, char **argv)
 	int delay_ms = argc > 3 ? atoi(argv[3]) : 0;
 	long long sum = 0;
 	/* Touch the string first: a uprobe cannot fault its page in. */
-	volatile char first = tag[0];
-
-	(void)first;
+	(void)*(volatile const char *)tag;
 	for (int i = 1; i <= count; i++) {
 		sum += add3(i, -2LL * i, tag);
 		if (delay_ms)
