@@ -1,0 +1,123 @@
+//===- DwarfInternal.h - Shared pieces of the DWARF resolver ----*- C++ -*-===//
+//
+/// \file
+/// Internal to lib/Resolve: the "located value" the DWARF resolver carries
+/// from a variable's location through member, index and dereference steps
+/// (DwarfResolver.cpp), the location-expression evaluator that produces it
+/// (DwarfLocation.cpp), and the type helpers (DwarfTypes.cpp).
+//===----------------------------------------------------------------------===//
+
+#ifndef BPFPROBE_RESOLVE_DWARFINTERNAL_H
+#define BPFPROBE_RESOLVE_DWARFINTERNAL_H
+
+#include "Plan/FetchPlan.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class DWARFContext;
+class DWARFUnit;
+namespace object {
+class ObjectFile;
+}
+} // namespace llvm
+
+namespace bpfprobe {
+
+struct ArchABI;
+
+/// Where a value lives at the probe address, as far as DWARF says.
+struct Located {
+  enum KindTy {
+    Memory,   ///< Expr computes the address of the value
+    Value,    ///< Expr computes the value itself (a register, a constant,
+              ///< DW_OP_stack_value)
+    Pieces,   ///< the value is split: Parts, each Size bytes, in order
+    Optimized ///< DWARF says the value (or this piece) is not available
+  };
+  KindTy Kind = Optimized;
+  std::unique_ptr<FetchExpr> Expr;
+  struct Piece {
+    unsigned Size;
+    std::unique_ptr<Located> Loc;
+  };
+  std::vector<Piece> Parts;
+
+  static Located memory(std::unique_ptr<FetchExpr> Addr) {
+    Located L;
+    L.Kind = Memory;
+    L.Expr = std::move(Addr);
+    return L;
+  }
+  static Located value(std::unique_ptr<FetchExpr> V) {
+    Located L;
+    L.Kind = Value;
+    L.Expr = std::move(V);
+    return L;
+  }
+};
+
+/// What the location evaluator needs to know about the site.
+struct LocationContext {
+  const ArchABI *ABI = nullptr;
+  uint64_t PC = 0;        ///< the probe address (link-time)
+  uint8_t AddrSize = 8;
+  bool PIE = false;       ///< DW_OP_addr is relative to the load bias
+  /// The frame base of the concrete subprogram, evaluated lazily.
+  llvm::DWARFDie Subprogram;
+  llvm::DWARFContext *Dwarf = nullptr;       ///< .debug_frame
+  llvm::DWARFContext *TargetFrames = nullptr; ///< .eh_frame of the binary
+  llvm::DWARFUnit *Unit = nullptr; ///< for DW_OP_addrx (.debug_addr)
+};
+
+/// Evaluates one DWARF location expression at Ctx.PC. Errors are plain
+/// messages ("DW_OP_entry_value is not representable ...") that the caller
+/// puts in context.
+llvm::Expected<Located> evaluateLocation(llvm::ArrayRef<uint8_t> Expr,
+                                         const LocationContext &Ctx,
+                                         unsigned Depth = 0);
+
+/// The canonical frame address at Ctx.PC, from .debug_frame or .eh_frame.
+llvm::Expected<std::unique_ptr<FetchExpr>> cfaAt(const LocationContext &Ctx);
+
+// Types -----------------------------------------------------------------
+
+/// Follows typedef, const, volatile, restrict and atomic.
+llvm::DWARFDie stripTypedefs(llvm::DWARFDie T);
+/// The DW_AT_type of a variable, parameter or member (through its abstract
+/// origin for inlined instances); an invalid DIE means void.
+llvm::DWARFDie typeOf(llvm::DWARFDie D);
+/// Size in bytes; pointers without DW_AT_byte_size take PointerSize.
+std::optional<uint64_t> typeSize(llvm::DWARFDie T, unsigned PointerSize);
+/// "struct req", "unsigned int", "char *" (for diagnostics).
+std::string typeName(llvm::DWARFDie T);
+bool isPointer(llvm::DWARFDie T);  ///< after stripTypedefs
+bool isAggregate(llvm::DWARFDie T); ///< struct, union, class, array
+
+/// A member found by name, anonymous structs and unions searched through.
+struct MemberInfo {
+  llvm::DWARFDie Die;
+  uint64_t ByteOffset = 0; ///< of the member (or of its storage unit)
+  /// Bitfields: position of the field from the least significant bit of
+  /// the StorageSize-byte unit at ByteOffset.
+  bool IsBitfield = false;
+  unsigned BitOffset = 0, BitSize = 0, StorageSize = 0;
+};
+std::optional<MemberInfo> findMember(llvm::DWARFDie Record,
+                                     llvm::StringRef Name);
+/// Names of the members of a struct/union, for "did you mean".
+std::vector<std::string> memberNames(llvm::DWARFDie Record);
+
+/// The fetch type of a scalar DWARF type, or an error naming the type.
+llvm::Expected<ValueType> valueTypeOf(llvm::DWARFDie T, unsigned PointerSize);
+
+} // namespace bpfprobe
+
+#endif

@@ -1,0 +1,954 @@
+//===- DwarfResolver.cpp - Probes resolved through DWARF ----------------===//
+//
+/// \file
+/// From `uprobe/./srv:handle+0x4a(req->hdr.len, *cursor, items[3].id)` to
+/// fetch plans:
+///  1. the place becomes addresses: a symbol plus an offset that must be an
+///     instruction boundary, or the line table's addresses that begin a
+///     line, one site per inlined copy (or out-of-line instance);
+///  2. at each address, the scopes: the innermost inlined subroutine (or
+///     the subprogram) and the lexical blocks inside it that contain the
+///     PC, innermost first, then the compilation unit's globals;
+///  3. each name's location at the PC (location lists, DW_AT_const_value)
+///     is evaluated symbolically (DwarfLocation.cpp);
+///  4. `->`, `.`, `[i]` and `*` walk the type graph (DwarfTypes.cpp);
+///  5. the final value is read with its exact size and signedness, or
+///     copied if it is a string or an aggregate.
+/// Only CUs that contain the probe's address (or, for file:line, whose line
+/// tables name the file) are parsed.
+//===----------------------------------------------------------------------===//
+
+#include "Resolve/DwarfResolver.h"
+#include "Resolve/DwarfInternal.h"
+#include "Resolve/InstructionBoundary.h"
+#include "Resolve/Resolver.h"
+#include "Target/ArchABI.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace bpfprobe {
+namespace {
+
+Error errorAt(TextRange R, const Twine &Msg) {
+  return make_error<ResolveError>(R, Msg.str());
+}
+
+std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
+
+/// Closest candidate by edit distance, if close enough to suggest.
+std::optional<std::string> didYouMean(StringRef Name,
+                                      ArrayRef<std::string> Candidates) {
+  std::optional<std::string> Best;
+  unsigned BestDist = std::max<unsigned>(2, Name.size() / 3) + 1;
+  for (const std::string &C : Candidates) {
+    unsigned D = Name.edit_distance(C, true, BestDist);
+    if (D < BestDist) {
+      BestDist = D;
+      Best = C;
+    }
+  }
+  return Best;
+}
+
+std::string joinNames(ArrayRef<std::string> Names) {
+  std::set<std::string> Sorted(Names.begin(), Names.end());
+  std::string S;
+  for (const std::string &N : Sorted) {
+    if (!S.empty())
+      S += ", ";
+    S += N;
+  }
+  return S.empty() ? "none" : S;
+}
+
+bool isScopeTag(dwarf::Tag T) {
+  return T == dwarf::DW_TAG_subprogram ||
+         T == dwarf::DW_TAG_inlined_subroutine ||
+         T == dwarf::DW_TAG_lexical_block;
+}
+
+bool isVariableTag(dwarf::Tag T) {
+  return T == dwarf::DW_TAG_variable || T == dwarf::DW_TAG_formal_parameter;
+}
+
+/// One address the probe fires at, with what DWARF says is around it.
+struct Site {
+  uint64_t Address = 0;
+  ElfSymbol Sym;
+  uint64_t Offset = 0;
+  DWARFUnit *Unit = nullptr;
+  /// Innermost first: lexical blocks of the innermost function, then the
+  /// function (an inlined subroutine or the subprogram).
+  std::vector<DWARFDie> Scopes;
+  DWARFDie Function;    ///< innermost inlined subroutine or subprogram
+  DWARFDie Subprogram;  ///< the concrete subprogram (frame base)
+  std::string Where;    ///< "handle+0x4a", for messages
+
+  std::string offsetText(uint64_t A) const {
+    return Sym.Name + "+" + hex(A - Sym.Address);
+  }
+};
+
+class DwarfResolver {
+public:
+  DwarfResolver(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI)
+      : Spec(Spec), DI(DI), ABI(ABI) {}
+
+  Expected<std::vector<Site>> sites();
+  Expected<SitePlan> plan(const Site &S);
+  std::vector<VisibleVariable> visible(const Site &S);
+
+private:
+  const ProbeSpec &Spec;
+  DebugInfo &DI;
+  const ArchABI &ABI;
+  std::unique_ptr<DWARFContext> TargetFrames;
+
+  std::string text(TextRange R) const {
+    return Spec.Text.substr(R.Begin, R.End - R.Begin);
+  }
+  bool isPIE() const {
+    if (const auto *E = dyn_cast<object::ELFObjectFileBase>(&DI.targetObject()))
+      return E->getEType() == ELF::ET_DYN;
+    return false;
+  }
+
+  Expected<ElfSymbol> functionSymbol(StringRef Name, TextRange R);
+  Expected<std::vector<uint64_t>> lineAddresses(StringRef File, unsigned Line,
+                                                const ElfSymbol *Within,
+                                                TextRange R);
+  Error fillSite(Site &S, uint64_t Address, TextRange R);
+
+  LocationContext locationContext(const Site &S);
+  Expected<std::pair<Located, DWARFDie>> lookup(const Site &S,
+                                                const SpecExpr &E);
+  Expected<Located> locateVariable(const Site &S, DWARFDie Var,
+                                   const SpecExpr &E);
+  Expected<std::pair<Located, DWARFDie>> evalExpr(const Site &S,
+                                                  const SpecExpr &E,
+                                                  unsigned Depth);
+  Expected<std::unique_ptr<FetchExpr>> valueOf(Located L, DWARFDie Type,
+                                               const SpecExpr &E);
+  Expected<ArgPlan> argPlan(const Site &S, const ProbeArg &Arg);
+};
+
+//===----------------------------------------------------------------------===//
+// Places
+//===----------------------------------------------------------------------===//
+
+Expected<ElfSymbol> DwarfResolver::functionSymbol(StringRef Name,
+                                                  TextRange R) {
+  std::vector<ElfSymbol> Syms = DI.findSymbol(Name);
+  llvm::erase_if(Syms, [](const ElfSymbol &S) { return !S.IsFunction; });
+  if (Syms.size() == 1)
+    return Syms.front();
+  if (Syms.size() > 1)
+    return errorAt(R, "'" + Name + "' names " + Twine(Syms.size()) +
+                          " functions in " + DI.targetPath() +
+                          "; pick one with FILE:LINE or " + Name +
+                          "@FILE:LINE");
+  std::vector<std::string> Names;
+  for (const auto &[N, S] : DI.SymbolsByName)
+    if (S.IsFunction)
+      Names.push_back(N);
+  std::string Msg = "no function '" + Name.str() + "' in " + DI.targetPath();
+  if (auto Best = didYouMean(Name, Names))
+    Msg += "; did you mean '" + *Best + "'?";
+  return errorAt(R, Msg);
+}
+
+Expected<std::vector<uint64_t>>
+DwarfResolver::lineAddresses(StringRef File, unsigned Line,
+                             const ElfSymbol *Within, TextRange R) {
+  DWARFContext &Ctx = DI.dwarf();
+  // With a function, only its compilation unit; otherwise every unit whose
+  // line table names the file.
+  std::vector<DWARFUnit *> Units;
+  if (Within) {
+    if (DWARFUnit *U = Ctx.getCompileUnitForCodeAddress(Within->Address))
+      Units.push_back(U);
+  } else {
+    for (const auto &U : Ctx.compile_units())
+      Units.push_back(U.get());
+  }
+  std::vector<uint64_t> Starts;
+  std::set<unsigned> LinesWithCode;
+  bool FileSeen = false;
+  for (DWARFUnit *U : Units) {
+    const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(U);
+    if (!LT)
+      continue;
+    std::set<uint64_t> FileIdx;
+    for (uint64_t I = 0, E = LT->Prologue.FileNames.size() + 1; I <= E; ++I) {
+      std::string Path;
+      if (!LT->getFileNameByIndex(
+              I, U->getCompilationDir(),
+              DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, Path))
+        continue;
+      StringRef P(Path);
+      if (P == File || P.ends_with(("/" + File).str()))
+        FileIdx.insert(I);
+    }
+    if (FileIdx.empty())
+      continue;
+    FileSeen = true;
+    // A row begins a line when the previous row of its sequence was on
+    // another line or file. Prefer statement rows.
+    unsigned PrevLine = 0;
+    uint64_t PrevFile = ~0ull;
+    for (const DWARFDebugLine::Row &Row : LT->Rows) {
+      bool Ours = FileIdx.count(Row.File);
+      if (Ours && !Row.EndSequence) {
+        if (Within && (Row.Address.Address < Within->Address ||
+                       Row.Address.Address >= Within->Address + Within->Size))
+          ;
+        else {
+          LinesWithCode.insert(Row.Line);
+          if (Row.Line == Line && Row.IsStmt &&
+              (PrevLine != Row.Line || PrevFile != Row.File))
+            Starts.push_back(Row.Address.Address);
+        }
+      }
+      PrevLine = Row.EndSequence ? 0 : Row.Line;
+      PrevFile = Row.EndSequence ? ~0ull : Row.File;
+    }
+  }
+  if (!FileSeen)
+    return errorAt(R, "no source file '" + File + "' in the debug info of " +
+                          DI.targetPath());
+  if (Starts.empty()) {
+    std::string Near;
+    auto It = LinesWithCode.lower_bound(Line);
+    std::vector<unsigned> Cands;
+    if (It != LinesWithCode.begin())
+      Cands.push_back(*std::prev(It));
+    if (It != LinesWithCode.end())
+      Cands.push_back(*It);
+    for (unsigned C : Cands)
+      Near += (Near.empty() ? "" : ", ") + std::to_string(C);
+    return errorAt(R, "no code for " + File + ":" + Twine(Line) +
+                          (Within ? " in " + Within->Name : std::string()) +
+                          (Near.empty() ? std::string()
+                                        : "; nearest lines with code: " + Near));
+  }
+  llvm::sort(Starts);
+  Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
+  return Starts;
+}
+
+Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
+  S.Address = Address;
+  auto Sym = DI.symbolAt(Address);
+  if (!Sym)
+    return errorAt(R, "address " + hex(Address) + " is in no function of " +
+                          DI.targetPath());
+  S.Sym = *Sym;
+  S.Offset = Address - Sym->Address;
+  S.Where = S.offsetText(Address);
+  S.Unit = DI.dwarf().getCompileUnitForCodeAddress(Address);
+  if (!S.Unit)
+    return errorAt(R, "no debug info describes " + S.Where + " in " +
+                          DI.debugPath());
+  SmallVector<DWARFDie, 4> Chain;
+  S.Unit->getInlinedChainForAddress(Address, Chain);
+  if (Chain.empty())
+    return errorAt(R, "no function in the debug info contains " + S.Where);
+  S.Function = Chain.front();
+  S.Subprogram = Chain.back();
+  // Lexical blocks of the innermost function that contain the address,
+  // deepest first.
+  std::vector<DWARFDie> Blocks;
+  std::function<void(DWARFDie)> Descend = [&](DWARFDie D) {
+    for (DWARFDie C : D.children()) {
+      if (C.getTag() != dwarf::DW_TAG_lexical_block)
+        continue;
+      if (!C.addressRangeContainsAddress(Address))
+        continue;
+      Blocks.push_back(C);
+      Descend(C);
+      return;
+    }
+  };
+  Descend(S.Function);
+  S.Scopes.assign(Blocks.rbegin(), Blocks.rend());
+  S.Scopes.push_back(S.Function);
+  if (Chain.size() > 1)
+    S.Where += " (inlined " +
+               std::string(Chain.front().getShortName()
+                               ? Chain.front().getShortName()
+                               : "function") +
+               ")";
+  return Error::success();
+}
+
+Expected<std::vector<Site>> DwarfResolver::sites() {
+  const ProbePlace &P = Spec.Place;
+  std::vector<Site> Sites;
+  if (P.Form == ProbePlace::SymbolOffset) {
+    auto Sym = functionSymbol(P.Symbol, P.SymbolRange);
+    if (!Sym)
+      return Sym.takeError();
+    if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
+      return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
+                                        " is past the end of '" + P.Symbol +
+                                        "' (" + Twine(Sym->Size) + " bytes)");
+    if (P.Offset) {
+      auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
+                                           Sym->Size, P.Offset);
+      if (!Near)
+        return errorAt(P.OffsetRange, toString(Near.takeError()));
+      if (!Near->IsBoundary)
+        return errorAt(P.OffsetRange,
+                       "offset " + hex(P.Offset) + " is inside an instruction "
+                       "of '" + P.Symbol + "'; the nearest instruction "
+                       "boundaries are +" + hex(Near->Before) + " and +" +
+                       hex(Near->After));
+    }
+    Site S;
+    if (Error E = fillSite(S, Sym->Address + P.Offset, P.SymbolRange))
+      return std::move(E);
+    Sites.push_back(std::move(S));
+    return Sites;
+  }
+
+  std::optional<ElfSymbol> Within;
+  std::string File = P.File;
+  unsigned Line = P.Line;
+  TextRange LineRange = P.LineRange;
+  if (P.Form == ProbePlace::SymbolRelLine ||
+      P.Form == ProbePlace::SymbolFileLine) {
+    auto Sym = functionSymbol(P.Symbol, P.SymbolRange);
+    if (!Sym)
+      return Sym.takeError();
+    Within = *Sym;
+  }
+  if (P.Form == ProbePlace::SymbolRelLine) {
+    DWARFUnit *U = DI.dwarf().getCompileUnitForCodeAddress(Within->Address);
+    DWARFDie SP = U ? U->getSubroutineForAddress(Within->Address) : DWARFDie();
+    if (!SP)
+      return errorAt(P.SymbolRange,
+                     "no debug info for function '" + P.Symbol + "'");
+    std::string DeclFile = SP.getDeclFile(
+        DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath);
+    unsigned Decl = SP.getDeclLine();
+    if (DeclFile.empty() || !Decl)
+      return errorAt(P.SymbolRange, "the debug info of '" + P.Symbol +
+                                        "' has no declaration line");
+    File = DeclFile;
+    Line = Decl + P.Line;
+  }
+  auto Addrs = lineAddresses(File, Line, Within ? &*Within : nullptr,
+                             P.Form == ProbePlace::FileLine ? P.FileRange
+                                                            : LineRange);
+  if (!Addrs)
+    return Addrs.takeError();
+  // One site per function instance: the inlined copies of the line, or
+  // the out-of-line function. The first address of each instance.
+  std::set<uint64_t> SeenInstances;
+  for (uint64_t A : *Addrs) {
+    Site S;
+    if (Error E = fillSite(S, A, LineRange))
+      return std::move(E);
+    uint64_t Instance = S.Function.getOffset();
+    if (!SeenInstances.insert(Instance).second)
+      continue;
+    Sites.push_back(std::move(S));
+  }
+  return Sites;
+}
+
+//===----------------------------------------------------------------------===//
+// Names and locations
+//===----------------------------------------------------------------------===//
+
+LocationContext DwarfResolver::locationContext(const Site &S) {
+  LocationContext C;
+  C.ABI = &ABI;
+  C.PC = S.Address;
+  C.AddrSize = S.Unit ? S.Unit->getAddressByteSize() : ABI.PointerSize;
+  C.PIE = isPIE() && isUserProbe(Spec.Kind);
+  C.Subprogram = S.Subprogram;
+  C.Unit = S.Unit;
+  C.Dwarf = &DI.dwarf();
+  if (!TargetFrames && &DI.targetObject() != &DI.debugObject())
+    TargetFrames = DWARFContext::create(DI.targetObject());
+  C.TargetFrames = TargetFrames.get();
+  return C;
+}
+
+Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
+                                                const SpecExpr &E) {
+  std::string Name = E.Name;
+  if (auto CV = Var.find(dwarf::DW_AT_const_value)) {
+    if (auto V = CV->getAsSignedConstant())
+      return Located::value(FetchExpr::constant(*V));
+    if (auto V = CV->getAsUnsignedConstant())
+      return Located::value(FetchExpr::constant(int64_t(*V)));
+    return errorAt(E.Range, "'" + Name + "' is a constant DWARF describes "
+                            "as a block of bytes, which is not supported");
+  }
+  if (!Var.find(dwarf::DW_AT_location))
+    return errorAt(E.Range, "'" + Name + "' is optimized out at " + S.Where +
+                                ": it has no location in the debug info");
+  auto Locs = Var.getLocations(dwarf::DW_AT_location);
+  if (!Locs)
+    return errorAt(E.Range, "cannot read the location of '" + Name +
+                                "': " + toString(Locs.takeError()));
+  std::string Available;
+  for (const DWARFLocationExpression &L : *Locs) {
+    if (L.Range && (S.Address < L.Range->LowPC ||
+                    S.Address >= L.Range->HighPC)) {
+      if (!L.Expr.empty() && L.Range->HighPC > L.Range->LowPC) {
+        if (!Available.empty())
+          Available += ", ";
+        Available += "+" + hex(L.Range->LowPC - S.Sym.Address) + "..+" +
+                     hex(L.Range->HighPC - S.Sym.Address);
+      }
+      continue;
+    }
+    if (L.Expr.empty())
+      break;
+    auto Loc = evaluateLocation(L.Expr, locationContext(S));
+    if (!Loc)
+      return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
+                                  ": " + toString(Loc.takeError()));
+    if (Loc->Kind == Located::Optimized)
+      break;
+    return std::move(*Loc);
+  }
+  return errorAt(E.Range,
+                 "'" + Name + "' is optimized out at " + S.Where +
+                     (Available.empty()
+                          ? std::string("")
+                          : "; it is available at " + Available + " of " +
+                                S.Sym.Name));
+}
+
+std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
+  std::vector<VisibleVariable> Out;
+  std::set<std::string> Seen;
+  auto Add = [&](DWARFDie V, StringRef Kind) {
+    const char *N = V.getShortName();
+    if (!N || !Seen.insert(N).second)
+      return;
+    VisibleVariable VV;
+    VV.Name = N;
+    VV.Type = typeName(typeOf(V));
+    VV.Kind = Kind.str();
+    VV.Available = false;
+    if (V.find(dwarf::DW_AT_const_value)) {
+      VV.Available = true;
+    } else if (auto Locs = V.getLocations(dwarf::DW_AT_location)) {
+      for (const auto &L : *Locs)
+        if (!L.Expr.empty() &&
+            (!L.Range || (S.Address >= L.Range->LowPC &&
+                          S.Address < L.Range->HighPC)))
+          VV.Available = true;
+    } else {
+      consumeError(Locs.takeError());
+    }
+    Out.push_back(std::move(VV));
+  };
+  for (DWARFDie Scope : S.Scopes)
+    for (DWARFDie C : Scope.children())
+      if (isVariableTag(C.getTag()))
+        Add(C, C.getTag() == dwarf::DW_TAG_formal_parameter ? "param"
+                                                            : "local");
+  if (S.Unit)
+    for (DWARFDie C : S.Unit->getUnitDIE(false).children())
+      if (C.getTag() == dwarf::DW_TAG_variable)
+        Add(C, "global");
+  return Out;
+}
+
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
+  bool GlobalOnly = E.Kind == SpecExpr::Global;
+  StringRef Name = E.Name;
+  if (!GlobalOnly) {
+    for (DWARFDie Scope : S.Scopes) {
+      for (DWARFDie C : Scope.children()) {
+        if (!isVariableTag(C.getTag()))
+          continue;
+        const char *N = C.getShortName();
+        if (!N || Name != N)
+          continue;
+        auto L = locateVariable(S, C, E);
+        if (!L)
+          return L.takeError();
+        return std::make_pair(std::move(*L), typeOf(C));
+      }
+      // Declared in the abstract function but absent from this copy: the
+      // compiler dropped it here.
+      if (DWARFDie Origin = Scope.getAttributeValueAsReferencedDie(
+              dwarf::DW_AT_abstract_origin))
+        for (DWARFDie C : Origin.children())
+          if (isVariableTag(C.getTag()) && C.getShortName() &&
+              Name == C.getShortName())
+            return errorAt(E.Range, "'" + Name + "' is optimized out at " +
+                                        S.Where +
+                                        ": this copy of the function has no "
+                                        "location for it");
+    }
+  }
+  // Globals of the compilation unit.
+  if (S.Unit) {
+    for (DWARFDie C : S.Unit->getUnitDIE(false).children()) {
+      if (C.getTag() != dwarf::DW_TAG_variable || !C.getShortName() ||
+          Name != C.getShortName())
+        continue;
+      if (C.find(dwarf::DW_AT_location) || C.find(dwarf::DW_AT_const_value)) {
+        if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
+          return errorAt(E.Range,
+                         "kernel global '" + Name +
+                             "' needs its run-time address, which KASLR "
+                             "moves; not supported yet");
+        auto L = locateVariable(S, C, E);
+        if (!L)
+          return L.takeError();
+        return std::make_pair(std::move(*L), typeOf(C));
+      }
+    }
+  }
+  std::vector<std::string> Names;
+  for (const VisibleVariable &V : visible(S))
+    Names.push_back(V.Name);
+  std::string Msg = std::string(GlobalOnly ? "no global" : "no variable") +
+                    " '" + Name.str() + "' at " + S.Where;
+  if (auto Best = didYouMean(Name, Names))
+    Msg += "; did you mean '" + *Best + "'?";
+  Msg += " (visible here: " + joinNames(Names) + ")";
+  return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range,
+                 Msg);
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+/// The value (not the location) of L, of the given type: a pointer to
+/// follow, an index base.
+Expected<std::unique_ptr<FetchExpr>>
+DwarfResolver::valueOf(Located L, DWARFDie Type, const SpecExpr &E) {
+  auto Size = typeSize(Type, ABI.PointerSize);
+  switch (L.Kind) {
+  case Located::Memory:
+    if (!Size || *Size == 0 || *Size > 8)
+      return errorAt(E.Range, "'" + text(E.Range) + "' is not a scalar");
+    return FetchExpr::deref(std::move(L.Expr), *Size);
+  case Located::Value:
+    return std::move(L.Expr);
+  case Located::Pieces: {
+    // A scalar split in pieces: usable when one piece holds all of it.
+    for (Located::Piece &P : L.Parts)
+      if (Size && P.Size >= *Size && P.Loc->Kind != Located::Optimized &&
+          P.Loc->Kind != Located::Pieces)
+        return valueOf(std::move(*P.Loc), Type, E);
+    return errorAt(E.Range, "'" + text(E.Range) +
+                                "' is split across registers and memory "
+                                "(DW_OP_piece) in a way that is not supported");
+  }
+  case Located::Optimized:
+    break;
+  }
+  return errorAt(E.Range, "'" + text(E.Range) + "' is optimized out");
+}
+
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
+  if (Depth > 64)
+    return errorAt(E.Range, "expression nested too deeply");
+  switch (E.Kind) {
+  case SpecExpr::Ident:
+  case SpecExpr::Global:
+    return lookup(S, E);
+  case SpecExpr::ArgN: {
+    unsigned N = 0;
+    for (DWARFDie C : S.Function.children())
+      if (C.getTag() == dwarf::DW_TAG_formal_parameter && ++N == E.Number) {
+        SpecExpr Named;
+        Named.Kind = SpecExpr::Ident;
+        Named.Name = C.getShortName() ? C.getShortName() : "$arg";
+        Named.Range = E.Range;
+        Named.NameRange = E.Range;
+        auto L = locateVariable(S, C, Named);
+        if (!L)
+          return L.takeError();
+        return std::make_pair(std::move(*L), typeOf(C));
+      }
+    return errorAt(E.Range, "'$arg" + Twine(E.Number) + "': " + S.Where +
+                                " has " + Twine(N) + " parameter" +
+                                (N == 1 ? "" : "s") + " in the debug info");
+  }
+  case SpecExpr::RetVal: {
+    const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
+    DWARFDie Fn = S.Subprogram;
+    return std::make_pair(Located::value(FetchExpr::reg(CC.RetRegs[0])),
+                          typeOf(Fn));
+  }
+  case SpecExpr::Reg: {
+    int R = ABI.findReg(E.Name);
+    if (R < 0)
+      return errorAt(E.NameRange, "unknown register '%" + E.Name + "' on " +
+                                      ABI.Name + "; registers: " +
+                                      ABI.regNames());
+    return std::make_pair(Located::value(FetchExpr::reg(R)), DWARFDie());
+  }
+  default:
+    break;
+  }
+
+  auto Base = evalExpr(S, *E.Base, Depth + 1);
+  if (!Base)
+    return Base.takeError();
+  auto [Loc, Type] = std::move(*Base);
+  DWARFDie T = stripTypedefs(Type);
+  std::string BaseText = text(E.Base->Range);
+
+  switch (E.Kind) {
+  case SpecExpr::Deref: {
+    if (!isPointer(T))
+      return errorAt(E.Range, "cannot dereference '" + BaseText +
+                                  "': it is a '" + typeName(Type) +
+                                  "', not a pointer");
+    DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    if (!stripTypedefs(Pointee))
+      return errorAt(E.Range, "cannot dereference '" + BaseText +
+                                  "': it points to void; give a type, e.g. "
+                                  "'*" + BaseText + ":u64'");
+    auto P = valueOf(std::move(Loc), Type, *E.Base);
+    if (!P)
+      return P.takeError();
+    return std::make_pair(Located::memory(std::move(*P)), Pointee);
+  }
+  case SpecExpr::Index: {
+    if (T && T.getTag() == dwarf::DW_TAG_array_type) {
+      DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+      auto ESize = typeSize(Elem, ABI.PointerSize);
+      auto Total = typeSize(T, ABI.PointerSize);
+      if (!ESize)
+        return errorAt(E.Range, "the elements of '" + BaseText +
+                                    "' have no known size");
+      if (Total && uint64_t(E.Number) >= *Total / std::max<uint64_t>(*ESize, 1))
+        return errorAt(E.NameRange, "index " + Twine(E.Number) +
+                                        " is out of bounds of '" + BaseText +
+                                        "' (" + Twine(*Total / *ESize) +
+                                        " elements)");
+      if (Loc.Kind != Located::Memory)
+        return errorAt(E.Range, "'" + BaseText +
+                                    "' is not in memory at this address, so "
+                                    "it cannot be indexed");
+      return std::make_pair(
+          Located::memory(FetchExpr::add(std::move(Loc.Expr),
+                                         E.Number * int64_t(*ESize))),
+          Elem);
+    }
+    if (isPointer(T)) {
+      DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+      auto ESize = typeSize(Elem, ABI.PointerSize);
+      if (!ESize)
+        return errorAt(E.Range, "cannot index '" + BaseText +
+                                    "': it points to '" + typeName(Elem) +
+                                    "', which has no size");
+      auto P = valueOf(std::move(Loc), Type, *E.Base);
+      if (!P)
+        return P.takeError();
+      return std::make_pair(
+          Located::memory(FetchExpr::add(std::move(*P),
+                                         E.Number * int64_t(*ESize))),
+          Elem);
+    }
+    return errorAt(E.Range, "cannot index '" + BaseText + "': it is a '" +
+                                typeName(Type) +
+                                "', not an array or a pointer");
+  }
+  case SpecExpr::Arrow:
+  case SpecExpr::Dot: {
+    bool Arrow = E.Kind == SpecExpr::Arrow;
+    DWARFDie Record = T;
+    if (Arrow) {
+      if (!isPointer(T))
+        return errorAt(E.Range, "'" + BaseText + "' is a '" +
+                                    typeName(Type) + "', not a pointer; use '" +
+                                    BaseText + "." + E.Name + "'");
+      Record = stripTypedefs(
+          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+    } else if (isPointer(T)) {
+      return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
+                                  BaseText + "->" + E.Name + "'");
+    }
+    auto M = findMember(Record, E.Name);
+    if (!M) {
+      std::vector<std::string> Names = memberNames(Record);
+      if (Names.empty())
+        return errorAt(E.Range, "'" + typeName(Record) +
+                                    "' has no members (is it a struct or "
+                                    "union whose definition is in the debug "
+                                    "info?)");
+      std::string Msg = "'" + typeName(Record) + "' has no member '" +
+                        E.Name + "'";
+      if (auto Best = didYouMean(E.Name, Names))
+        Msg += "; did you mean '" + *Best + "'?";
+      Msg += " (members: " + joinNames(Names) + ")";
+      return errorAt(E.NameRange, Msg);
+    }
+    DWARFDie MT = typeOf(M->Die);
+    Located Out;
+    if (Arrow) {
+      auto P = valueOf(std::move(Loc), Type, *E.Base);
+      if (!P)
+        return P.takeError();
+      Out = Located::memory(FetchExpr::add(std::move(*P), M->ByteOffset));
+    } else if (Loc.Kind == Located::Memory) {
+      Out = Located::memory(FetchExpr::add(std::move(Loc.Expr), M->ByteOffset));
+    } else if (Loc.Kind == Located::Value && !M->IsBitfield) {
+      // A small struct held in a register: the member's bytes of it.
+      auto MSize = typeSize(MT, ABI.PointerSize);
+      if (!MSize || M->ByteOffset + *MSize > 8)
+        return errorAt(E.Range, "'" + BaseText +
+                                    "' is in a register; its member '" +
+                                    E.Name + "' is not within 8 bytes");
+      Out = Located::value(FetchExpr::bitfield(
+          std::move(Loc.Expr), 8, M->ByteOffset * 8, *MSize * 8, false));
+    } else if (Loc.Kind == Located::Pieces) {
+      // Find the piece that holds the member.
+      uint64_t At = 0;
+      auto MSize = typeSize(MT, ABI.PointerSize).value_or(0);
+      for (Located::Piece &P : Loc.Parts) {
+        if (M->ByteOffset >= At && M->ByteOffset + MSize <= At + P.Size) {
+          if (P.Loc->Kind == Located::Memory)
+            Out = Located::memory(
+                FetchExpr::add(std::move(P.Loc->Expr), M->ByteOffset - At));
+          else if (P.Loc->Kind == Located::Value)
+            Out = Located::value(FetchExpr::bitfield(
+                std::move(P.Loc->Expr), 8, (M->ByteOffset - At) * 8,
+                MSize * 8, false));
+          break;
+        }
+        At += P.Size;
+      }
+      if (Out.Kind == Located::Optimized)
+        return errorAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
+                                    "' is optimized out at " + S.Where);
+    } else {
+      return errorAt(E.Range, "'" + BaseText + "' is optimized out at " +
+                                  S.Where);
+    }
+    if (M->IsBitfield) {
+      if (Out.Kind != Located::Memory)
+        return errorAt(E.Range, "bitfield '" + E.Name +
+                                    "' of a value held in registers is not "
+                                    "supported");
+      auto VT = valueTypeOf(MT, ABI.PointerSize);
+      bool Signed = VT && VT->Signed;
+      if (!VT)
+        consumeError(VT.takeError());
+      Out = Located::value(FetchExpr::bitfield(
+          FetchExpr::deref(std::move(Out.Expr), M->StorageSize),
+          M->StorageSize, M->BitOffset, M->BitSize, Signed));
+    }
+    return std::make_pair(std::move(Out), MT);
+  }
+  default:
+    break;
+  }
+  return errorAt(E.Range, "unsupported expression");
+}
+
+Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
+  if (Arg.Form == ProbeArg::CType)
+    return errorAt(Arg.Range, "C type arguments are for entry probes "
+                              "without debug info; name the values instead");
+  const SpecExpr &E = *Arg.Expr;
+  auto R = evalExpr(S, E, 0);
+  if (!R)
+    return R.takeError();
+  auto [Loc, Type] = std::move(*R);
+  ArgPlan P;
+  P.Name = Arg.Text;
+  P.Text = Arg.Text;
+  P.CType = typeName(Type);
+
+  const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
+  if (FT && (FT->Kind == FetchTypeSpec::String ||
+             FT->Kind == FetchTypeSpec::UString)) {
+    // A char array in memory is its own address; a pointer is read.
+    DWARFDie T = stripTypedefs(Type);
+    std::unique_ptr<FetchExpr> Addr;
+    if (T && T.getTag() == dwarf::DW_TAG_array_type &&
+        Loc.Kind == Located::Memory) {
+      Addr = std::move(Loc.Expr);
+    } else if (isPointer(T) || !T) {
+      auto V = valueOf(std::move(Loc), T ? Type : DWARFDie(), E);
+      if (!V)
+        return V.takeError();
+      Addr = std::move(*V);
+    } else {
+      return errorAt(FT->Range, "':" + FT->name() + "' needs a pointer or a "
+                                "char array; '" + text(E.Range) + "' is a '" +
+                                typeName(Type) + "'");
+    }
+    P.Expr = std::move(Addr);
+    P.Type.Kind = ValueType::String;
+    P.Type.Size = StringFetchSize;
+    P.Type.UserString =
+        FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
+    return std::move(P);
+  }
+
+  ValueType VT;
+  if (FT) {
+    ScalarType ST = scalarTypeForFetchType(*FT, ABI);
+    VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
+                                             : ValueType::Int;
+    VT.Size = ST.Size;
+    VT.Signed = ST.Signed;
+    P.CType = FT->name();
+  } else if (!Type) {
+    if (E.Kind == SpecExpr::Reg) {
+      VT.Kind = ValueType::Int;
+      VT.Size = ABI.reg(ABI.findReg(E.Name)).Size;
+    } else {
+      return errorAt(E.Range, "'" + text(E.Range) + "' has no type (void); "
+                              "give one, e.g. ':u64'");
+    }
+  } else {
+    auto V = valueTypeOf(Type, ABI.PointerSize);
+    if (!V)
+      return errorAt(E.Range, "cannot fetch '" + text(E.Range) + "': " +
+                                  toString(V.takeError()));
+    VT = *V;
+  }
+
+  if (VT.Kind == ValueType::Aggregate) {
+    if (Loc.Kind != Located::Memory)
+      return errorAt(E.Range, "'" + text(E.Range) + "' is a '" +
+                                  typeName(Type) +
+                                  "' held in registers at " + S.Where +
+                                  "; fetch its members instead");
+    P.Expr = std::move(Loc.Expr);
+    P.Type = VT;
+    return std::move(P);
+  }
+  if (Loc.Kind == Located::Memory) {
+    P.Expr = FetchExpr::deref(std::move(Loc.Expr), VT.Size);
+  } else {
+    auto V = valueOf(std::move(Loc), Type, E);
+    if (!V)
+      return V.takeError();
+    P.Expr = std::move(*V);
+  }
+  P.Type = VT;
+  return std::move(P);
+}
+
+Expected<SitePlan> DwarfResolver::plan(const Site &S) {
+  SitePlan Plan;
+  Plan.Kind = probeKindName(Spec.Kind).str();
+  Plan.Target = Spec.Binary;
+  Plan.Symbol = S.Sym.Name;
+  Plan.Offset = S.Offset;
+  Plan.Address = S.Address;
+  Plan.Arch = ABI.Name;
+  Plan.BuildId = DI.buildId();
+  Plan.Source = "dwarf";
+  Plan.Spec = Spec.Text;
+  Plan.Space = isUserProbe(Spec.Kind) ? AddrSpace::User : AddrSpace::Kernel;
+  Plan.Section =
+      libbpfSectionName(Spec.Kind, Spec.Binary, S.Sym.Name, S.Offset);
+  for (const ProbeArg &Arg : Spec.Args) {
+    auto A = argPlan(S, Arg);
+    if (!A)
+      return A.takeError();
+    Plan.Args.push_back(std::move(*A));
+  }
+  if (Plan.stackBytes() > PrologueStackBudget)
+    return errorAt(Spec.ArgListRange,
+                   "the prologue needs " + Twine(Plan.stackBytes()) +
+                       " bytes of BPF stack, more than its budget of " +
+                       Twine(PrologueStackBudget));
+  return std::move(Plan);
+}
+
+} // namespace
+
+Expected<std::vector<SitePlan>>
+resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI) {
+  DwarfResolver R(Spec, DI, ABI);
+  auto Sites = R.sites();
+  if (!Sites)
+    return Sites.takeError();
+  std::vector<SitePlan> Plans;
+  for (const Site &S : *Sites) {
+    auto P = R.plan(S);
+    if (!P)
+      return P.takeError();
+    Plans.push_back(std::move(*P));
+  }
+  return std::move(Plans);
+}
+
+Expected<std::vector<SiteVariables>>
+listVariables(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI) {
+  DwarfResolver R(Spec, DI, ABI);
+  auto Sites = R.sites();
+  if (!Sites)
+    return Sites.takeError();
+  std::vector<SiteVariables> Out;
+  for (const Site &S : *Sites)
+    Out.push_back({S.Where, S.Address, R.visible(S)});
+  return std::move(Out);
+}
+
+Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
+                                               DebugInfo &DI) {
+  std::vector<ElfSymbol> Syms = DI.findSymbol(Function);
+  llvm::erase_if(Syms, [](const ElfSymbol &S) { return !S.IsFunction; });
+  if (Syms.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no function '" + Function + "' in " +
+                                 DI.targetPath());
+  const ElfSymbol &Sym = Syms.front();
+  DWARFContext &Ctx = DI.dwarf();
+  DWARFUnit *U = Ctx.getCompileUnitForCodeAddress(Sym.Address);
+  DWARFDie SP = U ? U->getSubroutineForAddress(Sym.Address) : DWARFDie();
+  const DWARFDebugLine::LineTable *LT = U ? Ctx.getLineTableForUnit(U) : nullptr;
+  if (!SP || !LT)
+    return createStringError(inconvertibleErrorCode(),
+                             "no debug info for function '" + Function + "'");
+  unsigned Decl = SP.getDeclLine();
+  std::string DeclFile =
+      SP.getDeclFile(DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath);
+  std::map<std::pair<std::string, unsigned>, bool> Lines;
+  for (const DWARFDebugLine::Row &Row : LT->Rows) {
+    if (Row.EndSequence || !Row.IsStmt || Row.Address.Address < Sym.Address ||
+        Row.Address.Address >= Sym.Address + Sym.Size)
+      continue;
+    std::string File;
+    LT->getFileNameByIndex(Row.File, U->getCompilationDir(),
+                           DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
+                           File);
+    Lines[{File, Row.Line}] = true;
+  }
+  std::vector<ProbeableLine> Out;
+  for (const auto &[Key, Unused] : Lines)
+    Out.push_back({Key.first == DeclFile && Key.second >= Decl
+                       ? Key.second - Decl
+                       : ~0u,
+                   Key.second, Key.first});
+  return std::move(Out);
+}
+
+} // namespace bpfprobe

@@ -1,0 +1,278 @@
+//===- DwarfTypes.cpp - The DWARF type graph, as the resolver needs it ---===//
+//
+/// \file
+/// Sizes, members (anonymous structs and unions searched through, DWARF 4
+/// DW_AT_bit_offset and DWARF 5 DW_AT_data_bit_offset bitfields), pointer
+/// and aggregate tests, printable names, and the fetch type of a scalar.
+//===----------------------------------------------------------------------===//
+
+#include "Resolve/DwarfInternal.h"
+
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "Resolve/LLVMCompat.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace bpfprobe {
+
+DWARFDie stripTypedefs(DWARFDie T) {
+  for (unsigned Guard = 0; T && Guard < 64; ++Guard) {
+    switch (T.getTag()) {
+    case dwarf::DW_TAG_typedef:
+    case dwarf::DW_TAG_const_type:
+    case dwarf::DW_TAG_volatile_type:
+    case dwarf::DW_TAG_restrict_type:
+    case dwarf::DW_TAG_atomic_type:
+      T = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+      continue;
+    default:
+      return T;
+    }
+  }
+  return T;
+}
+
+DWARFDie typeOf(DWARFDie D) {
+  for (unsigned Guard = 0; D && Guard < 8; ++Guard) {
+    if (DWARFDie T = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type))
+      return T;
+    DWARFDie Next = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+    if (!Next)
+      Next = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+    D = Next;
+  }
+  return DWARFDie();
+}
+
+std::optional<uint64_t> typeSize(DWARFDie T, unsigned PointerSize) {
+  T = stripTypedefs(T);
+  if (!T)
+    return std::nullopt; // void
+  if (auto S = dwarf::toUnsigned(T.find(dwarf::DW_AT_byte_size)))
+    return *S;
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_pointer_type:
+  case dwarf::DW_TAG_reference_type:
+  case dwarf::DW_TAG_rvalue_reference_type:
+  case dwarf::DW_TAG_ptr_to_member_type:
+    // clang omits DW_AT_byte_size on pointers.
+    return PointerSize;
+  case dwarf::DW_TAG_enumeration_type:
+    return typeSize(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
+                    PointerSize);
+  case dwarf::DW_TAG_array_type: {
+    auto Elem = typeSize(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
+                         PointerSize);
+    if (!Elem)
+      return std::nullopt;
+    uint64_t N = 1;
+    for (DWARFDie C : T.children()) {
+      if (C.getTag() != dwarf::DW_TAG_subrange_type)
+        continue;
+      if (auto Count = dwarf::toUnsigned(C.find(dwarf::DW_AT_count)))
+        N *= *Count;
+      else if (auto UB = dwarf::toUnsigned(C.find(dwarf::DW_AT_upper_bound)))
+        N *= *UB + 1;
+      else
+        return std::nullopt; // flexible array
+    }
+    return N * *Elem;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::string typeName(DWARFDie T) {
+  if (!T)
+    return "void";
+  std::string S;
+  raw_string_ostream OS(S);
+  TypePrinter P(OS);
+  P.appendQualifiedName(T);
+  return S.empty() ? "<anonymous>" : S;
+}
+
+bool isPointer(DWARFDie T) {
+  T = stripTypedefs(T);
+  return T && T.getTag() == dwarf::DW_TAG_pointer_type;
+}
+
+bool isAggregate(DWARFDie T) {
+  T = stripTypedefs(T);
+  if (!T)
+    return false;
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_structure_type:
+  case dwarf::DW_TAG_union_type:
+  case dwarf::DW_TAG_class_type:
+  case dwarf::DW_TAG_array_type:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool isRecord(DWARFDie T) {
+  return T && (T.getTag() == dwarf::DW_TAG_structure_type ||
+               T.getTag() == dwarf::DW_TAG_union_type ||
+               T.getTag() == dwarf::DW_TAG_class_type);
+}
+
+static std::optional<MemberInfo> memberInfo(DWARFDie M) {
+  MemberInfo I;
+  I.Die = M;
+  if (auto Off = M.find(dwarf::DW_AT_data_member_location)) {
+    auto C = dwarf::toUnsigned(*Off);
+    if (!C)
+      return std::nullopt; // a location expression: DWARF 2 style
+    I.ByteOffset = *C;
+  }
+  auto BitSize = dwarf::toUnsigned(M.find(dwarf::DW_AT_bit_size));
+  if (!BitSize)
+    return I;
+  I.IsBitfield = true;
+  I.BitSize = *BitSize;
+  if (auto DBO = dwarf::toUnsigned(M.find(dwarf::DW_AT_data_bit_offset))) {
+    // DWARF 4/5, clang: bits from the start of the struct. Read the
+    // smallest naturally sized unit that holds the field.
+    uint64_t First = *DBO / 8, Last = (*DBO + *BitSize - 1) / 8;
+    unsigned Bytes = 1;
+    while (Bytes < Last - First + 1)
+      Bytes *= 2;
+    I.ByteOffset = First;
+    I.StorageSize = Bytes;
+    I.BitOffset = *DBO - First * 8;
+  } else {
+    // DWARF 2/3 (gcc -gdwarf-4 too): DW_AT_bit_offset counts from the most
+    // significant bit of the DW_AT_byte_size storage unit at
+    // DW_AT_data_member_location. Little-endian only.
+    auto BO = dwarf::toUnsigned(M.find(dwarf::DW_AT_bit_offset));
+    auto BS = dwarf::toUnsigned(M.find(dwarf::DW_AT_byte_size));
+    if (!BO || !BS)
+      return std::nullopt;
+    I.StorageSize = *BS;
+    I.BitOffset = *BS * 8 - *BO - *BitSize;
+  }
+  if (I.StorageSize > 8 || I.BitOffset + I.BitSize > I.StorageSize * 8)
+    return std::nullopt;
+  return I;
+}
+
+std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
+  Record = stripTypedefs(Record);
+  if (!isRecord(Record))
+    return std::nullopt;
+  for (DWARFDie C : Record.children()) {
+    if (C.getTag() != dwarf::DW_TAG_member)
+      continue;
+    const char *N = C.getShortName();
+    if (N && Name == N)
+      return memberInfo(C);
+    if (!N) {
+      // An anonymous struct or union: its members are ours.
+      auto Outer = memberInfo(C);
+      if (!Outer)
+        continue;
+      if (auto Inner = findMember(typeOf(C), Name)) {
+        Inner->ByteOffset += Outer->ByteOffset;
+        return Inner;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> memberNames(DWARFDie Record) {
+  std::vector<std::string> Names;
+  Record = stripTypedefs(Record);
+  if (!isRecord(Record))
+    return Names;
+  for (DWARFDie C : Record.children()) {
+    if (C.getTag() != dwarf::DW_TAG_member)
+      continue;
+    if (const char *N = C.getShortName())
+      Names.push_back(N);
+    else
+      for (std::string &Inner : memberNames(typeOf(C)))
+        Names.push_back(std::move(Inner));
+  }
+  return Names;
+}
+
+Expected<ValueType> valueTypeOf(DWARFDie T, unsigned PointerSize) {
+  DWARFDie S = stripTypedefs(T);
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + typeName(T) + "' " + Why);
+  };
+  if (!S)
+    return Fail("has no value");
+  ValueType V;
+  auto Size = typeSize(S, PointerSize);
+  switch (S.getTag()) {
+  case dwarf::DW_TAG_pointer_type:
+  case dwarf::DW_TAG_reference_type:
+  case dwarf::DW_TAG_rvalue_reference_type:
+    V.Kind = ValueType::Pointer;
+    V.Size = PointerSize;
+    return V;
+  case dwarf::DW_TAG_enumeration_type: {
+    V.Kind = ValueType::Int;
+    V.Size = Size.value_or(4);
+    if (DWARFDie U = S.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
+      auto UV = valueTypeOf(U, PointerSize);
+      if (UV)
+        V.Signed = UV->Signed;
+      else
+        consumeError(UV.takeError());
+    } else {
+      for (DWARFDie E : S.children())
+        if (auto C = E.find(dwarf::DW_AT_const_value))
+          if (auto SV = C->getAsSignedConstant(); SV && *SV < 0)
+            V.Signed = true;
+    }
+    break;
+  }
+  case dwarf::DW_TAG_base_type: {
+    auto Enc = dwarf::toUnsigned(S.find(dwarf::DW_AT_encoding));
+    switch (Enc.value_or(0)) {
+    case dwarf::DW_ATE_signed:
+    case dwarf::DW_ATE_signed_char:
+      V.Kind = ValueType::Int;
+      V.Signed = true;
+      break;
+    case dwarf::DW_ATE_unsigned:
+    case dwarf::DW_ATE_unsigned_char:
+    case dwarf::DW_ATE_UTF:
+      V.Kind = ValueType::Int;
+      break;
+    case dwarf::DW_ATE_boolean:
+      V.Kind = ValueType::Bool;
+      break;
+    case dwarf::DW_ATE_float:
+    case dwarf::DW_ATE_complex_float:
+      return Fail("is a floating-point type; fetch its bits with an explicit "
+                  "type such as ':x" + Twine(Size.value_or(8) * 8) + "'");
+    default:
+      return Fail("has an unsupported encoding");
+    }
+    V.Size = Size.value_or(0);
+    break;
+  }
+  default:
+    if (isAggregate(S) && Size) {
+      V.Kind = ValueType::Aggregate;
+      V.Size = *Size;
+      return V;
+    }
+    return Fail("cannot be fetched as a value");
+  }
+  if (V.Size == 0 || V.Size > 8 || (V.Size & (V.Size - 1)))
+    return Fail("is " + Twine(V.Size) + " bytes, not a 1, 2, 4 or 8-byte "
+                "scalar");
+  return V;
+}
+
+} // namespace bpfprobe
