@@ -27,6 +27,10 @@ struct PluginOptions {
   std::string Arch;      ///< arch=NAME
   std::string DebugInfo; ///< debuginfo=PATH
   bool PrintPlan = false; ///< print-plan
+  /// cc=NAME: the calling convention to resolve by instead of the arch's
+  /// kernel (kprobe) or user (uprobe) one: "regparm3", "cdecl", "kernel",
+  /// "user", or a table's convention name.
+  std::string CallConv;
 };
 
 /// The AST consumer that finds annotated functions, resolves their plans,

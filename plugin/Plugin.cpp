@@ -62,13 +62,15 @@ protected:
         Opts.Arch = S.str();
       } else if (S.consume_front("debuginfo=")) {
         Opts.DebugInfo = S.str();
+      } else if (S.consume_front("cc=")) {
+        Opts.CallConv = S.str();
       } else if (S == "print-plan") {
         Opts.PrintPlan = true;
       } else {
         D.Report(D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "bpfprobe: unknown plugin argument '%0'; expected arch=NAME, "
-            "debuginfo=PATH or print-plan"))
+            "debuginfo=PATH, cc=NAME or print-plan"))
             << S;
         return false;
       }

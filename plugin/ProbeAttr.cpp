@@ -182,6 +182,105 @@ ScalarType scalarFromQualType(QualType T, ASTContext &Ctx) {
   return S;
 }
 
+/// Describes T in target-independent terms (Target/TypeLayout.h). This
+/// compile is for BPF, whose `long` and pointers are 8 bytes and whose
+/// struct layout is x86_64's; the probed function was built for ABI, so
+/// sizes come from laying the description out for ABI. Typedef names with
+/// one meaning everywhere (__u32, uint64_t, size_t) are taken by name.
+CTypeDesc describeType(QualType T, const ArchABI &ABI, unsigned Depth = 0) {
+  CTypeDesc D;
+  auto Unsupported = [&](const Twine &Why) {
+    D.Kind = CTypeDesc::Unsupported;
+    D.Why = Why.str();
+    return D;
+  };
+  if (Depth > 32)
+    return Unsupported("type nested too deeply");
+  for (QualType Cur = T;;) {
+    const auto *TT = Cur->getAs<TypedefType>();
+    if (!TT)
+      break;
+    if (auto K = wellKnownTypedef(TT->getDecl()->getName(), ABI)) {
+      D.Kind = CTypeDesc::FixedInt;
+      D.FixedSize = K->Size;
+      D.Signed = K->Signed;
+      return D;
+    }
+    Cur = TT->getDecl()->getUnderlyingType();
+  }
+  QualType C = T.getCanonicalType();
+  if (const auto *ET = C->getAs<EnumType>()) {
+    if (!ET->getDecl()->isComplete())
+      return Unsupported("incomplete enum");
+    C = ET->getDecl()->getIntegerType().getCanonicalType();
+  }
+  if (C->isPointerType() || C->isBlockPointerType()) {
+    D.Kind = CTypeDesc::Pointer;
+    return D;
+  }
+  if (const auto *BT = C->getAs<BuiltinType>()) {
+    D.Signed = BT->isSignedInteger();
+    switch (BT->getKind()) {
+    case BuiltinType::Char_S:
+    case BuiltinType::Char_U: D.Kind = CTypeDesc::Char; return D;
+    case BuiltinType::SChar: D.Kind = CTypeDesc::SChar; return D;
+    case BuiltinType::UChar: D.Kind = CTypeDesc::UChar; return D;
+    case BuiltinType::Bool: D.Kind = CTypeDesc::Bool; return D;
+    case BuiltinType::Short:
+    case BuiltinType::UShort: D.Kind = CTypeDesc::Short; return D;
+    case BuiltinType::Int:
+    case BuiltinType::UInt: D.Kind = CTypeDesc::Int; return D;
+    case BuiltinType::Long:
+    case BuiltinType::ULong: D.Kind = CTypeDesc::Long; return D;
+    case BuiltinType::LongLong:
+    case BuiltinType::ULongLong: D.Kind = CTypeDesc::LongLong; return D;
+    case BuiltinType::Int128:
+    case BuiltinType::UInt128: D.Kind = CTypeDesc::Int128; return D;
+    case BuiltinType::Float: D.Kind = CTypeDesc::Float; return D;
+    case BuiltinType::Double: D.Kind = CTypeDesc::Double; return D;
+    case BuiltinType::LongDouble: D.Kind = CTypeDesc::LongDouble; return D;
+    case BuiltinType::Void: D.Kind = CTypeDesc::Void; return D;
+    default:
+      return Unsupported("'" + T.getAsString() + "' has no layout for " +
+                         ABI.Name);
+    }
+  }
+  if (const auto *AT = dyn_cast<ConstantArrayType>(C.getTypePtr())) {
+    D.Kind = CTypeDesc::Array;
+    D.Count = AT->getSize().getZExtValue();
+    D.Members.push_back(describeType(AT->getElementType(), ABI, Depth + 1));
+    return D;
+  }
+  if (const auto *RT = C->getAs<RecordType>()) {
+    const RecordDecl *RD = RT->getDecl()->getDefinition();
+    std::string Name = C.getAsString();
+    if (!RD)
+      return Unsupported("'" + Name + "' is incomplete");
+    if (RD->hasAttr<PackedAttr>() || RD->hasAttr<MaxFieldAlignmentAttr>() ||
+        RD->hasAttr<AlignedAttr>())
+      return Unsupported("'" + Name + "' is packed or explicitly aligned; "
+                         "its layout on " + ABI.Name + " is not derived");
+    D.Kind = RD->isUnion() ? CTypeDesc::Union : CTypeDesc::Record;
+    for (const FieldDecl *F : RD->fields()) {
+      if (F->isBitField())
+        return Unsupported("'" + Name + "' has the bit-field '" +
+                           F->getName() + "', whose layout is not derived");
+      if (F->hasAttr<AlignedAttr>() || F->hasAttr<PackedAttr>())
+        return Unsupported("member '" + F->getName() + "' of '" + Name +
+                           "' is explicitly aligned or packed");
+      if (!isa<ConstantArrayType>(F->getType().getCanonicalType()) &&
+          F->getType()->isArrayType())
+        return Unsupported("'" + Name + "' has a flexible array member");
+      D.Members.push_back(describeType(F->getType(), ABI, Depth + 1));
+      if (D.Members.back().Kind == CTypeDesc::Unsupported)
+        return D.Members.back();
+    }
+    return D;
+  }
+  return Unsupported("'" + T.getAsString() + "' has no layout for " +
+                     ABI.Name);
+}
+
 //===----------------------------------------------------------------------===//
 // The consumer
 //===----------------------------------------------------------------------===//
@@ -330,7 +429,7 @@ private:
     if (!Opts.DebugInfo.empty() && needsDebugInfo(Spec, Loc))
       return;
 
-    auto PlanOrErr = resolveWithoutDebugInfo(Spec, Inputs, *A);
+    auto PlanOrErr = resolveWithoutDebugInfo(Spec, Inputs, *A, Opts.CallConv);
     if (!PlanOrErr) {
       handleAllErrors(PlanOrErr.takeError(), [&](const ResolveError &E) {
         error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
@@ -339,6 +438,16 @@ private:
     }
     SitePlan &Plan = *PlanOrErr;
     Plan.Record = Record;
+    if (Record)
+      for (size_t I = 0; I < Plan.Args.size(); ++I)
+        if (Plan.Args[I].Type.Kind == ValueType::Aggregate) {
+          error(Loc.at(Spec.Args[I].Range.Begin),
+                "a struct or union passed by value cannot be recorded; write "
+                "a probe body that takes it as 'const " +
+                    Plan.Args[I].CType + " *'")
+              << Loc.range(Spec.Args[I].Range);
+          return;
+        }
     if (!Record && !checkBinding(FD, Spec, Plan, Loc))
       return;
 
@@ -474,7 +583,16 @@ private:
                 << Loc.range(Arg.Type.Range);
             return false;
           }
-          In.Type = scalarFromQualType(Q, Ctx);
+          // Sizes and layout of the probed architecture, not BPF's.
+          auto TT = scalarTypeFor(describeType(Q, A), A);
+          if (!TT) {
+            error(Loc.at(Arg.Type.Range.Begin),
+                  "cannot lay out '" + Arg.Type.Text + "' for " + A.Name +
+                      ": " + toString(TT.takeError()))
+                << Loc.range(Arg.Type.Range);
+            return false;
+          }
+          In.Type = std::move(*TT);
           In.Type.Text = Arg.Type.Text;
         }
       } else if (Arg.FetchType) {
@@ -486,6 +604,17 @@ private:
         In.Type.Text = "u" + std::to_string(A.PointerSize * 8);
       } else {
         In.Type = scalarFromQualType(P->getType(), Ctx);
+        // The parameter's C type means the probed architecture's type
+        // ('long' is 4 bytes on i386), unless it has no such meaning.
+        if (In.Type.Kind == ScalarType::Int ||
+            In.Type.Kind == ScalarType::Pointer) {
+          if (auto TT = scalarTypeFor(describeType(P->getType(), A), A)) {
+            TT->Text = In.Type.Text;
+            In.Type = std::move(*TT);
+          } else {
+            consumeError(TT.takeError());
+          }
+        }
       }
       Inputs.push_back(std::move(In));
     }
@@ -569,7 +698,13 @@ private:
       std::string Par = "parameter '" + P->getName().str() + "' of type '" +
                         PT.Text + "'";
       std::string Problem;
-      if (V.Kind == ValueType::String) {
+      if (V.Kind == ValueType::Aggregate) {
+        if (PT.Kind != ScalarType::Pointer)
+          Problem = Par + " cannot receive " + Val +
+                    " by value; declare it as 'const " + Plan.Args[I].CType +
+                    " *': the prologue copies the value to the BPF stack "
+                    "and passes its address";
+      } else if (V.Kind == ValueType::String) {
         if (PT.Kind != ScalarType::Pointer)
           Problem = Par + " cannot receive the string " + Val +
                     "; declare it 'const char *': it will point at a copy";

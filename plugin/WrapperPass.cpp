@@ -216,6 +216,10 @@ public:
     SmallVector<Value *, 16> Args{CtxArg};
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
+      if (A.Type.Kind == ValueType::Aggregate) {
+        Args.push_back(copyAggregate(*A.Expr, A.Type, A.Name));
+        continue;
+      }
       Value *V = eval(*A.Expr);
       Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
       if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
@@ -263,6 +267,24 @@ private:
                          ConstantInt::get(i64(), E.Value, true));
     case FetchExpr::Deref:
       return B.CreateZExtOrTrunc(read(eval(*E.Operand), E.Size), i64());
+    case FetchExpr::Pieces: {
+      // A scalar in pieces (a 64-bit value in a 32-bit register pair): the
+      // low bytes of each piece, placed at its offset in memory order.
+      Value *V = ConstantInt::get(i64(), 0);
+      unsigned Off = 0;
+      for (size_t I = 0; I < E.Parts.size(); ++I) {
+        unsigned Sz = E.PartSizes[I];
+        Value *P = eval(*E.Parts[I]);
+        if (Sz < 8)
+          P = B.CreateAnd(P, (1ull << (Sz * 8)) - 1);
+        unsigned Shift = ABI.LittleEndian ? Off : E.Size - Off - Sz;
+        if (Shift && Shift < 8)
+          P = B.CreateShl(P, Shift * 8);
+        V = B.CreateOr(V, P);
+        Off += Sz;
+      }
+      return V;
+    }
     case FetchExpr::Bitfield: {
       Value *V = eval(*E.Operand);
       V = B.CreateLShr(V, E.BitOffset);
@@ -271,6 +293,49 @@ private:
     }
     }
     return ConstantInt::get(i64(), 0);
+  }
+
+  /// An aggregate passed by value, copied to a zeroed stack buffer whose
+  /// address the body receives: register pieces are stored (their low
+  /// bytes, in the target's byte order), memory is read with one helper
+  /// call per contiguous piece.
+  Value *copyAggregate(const FetchExpr &E, const ValueType &T,
+                       StringRef Name) {
+    AllocaInst *Buf;
+    {
+      IRBuilderBase::InsertPointGuard G(B);
+      BasicBlock &Entry = B.GetInsertBlock()->getParent()->getEntryBlock();
+      B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+      Buf = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), T.Size), nullptr,
+                           Name + ".val");
+      Buf->setAlignment(Align(8));
+    }
+    B.CreateMemSet(Buf, B.getInt8(0), T.Size, Align(8));
+    fillAggregate(E, Buf, 0, T.Size);
+    return Buf;
+  }
+
+  void fillAggregate(const FetchExpr &E, Value *Buf, unsigned Off,
+                     unsigned Size) {
+    if (E.Kind == FetchExpr::Pieces) {
+      for (size_t I = 0; I < E.Parts.size(); ++I) {
+        fillAggregate(*E.Parts[I], Buf, Off, E.PartSizes[I]);
+        Off += E.PartSizes[I];
+      }
+      return;
+    }
+    Value *Dst = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Buf, Off);
+    if (E.Kind == FetchExpr::Deref) {
+      uint64_t Helper = Site.Space == AddrSpace::User ? HelperProbeReadUser
+                                                      : HelperProbeReadKernel;
+      callHelper(Helper, i64(),
+                 {Dst, B.getInt32(Size),
+                  B.CreateIntToPtr(eval(*E.Operand),
+                                   PointerType::getUnqual(Ctx))});
+      return;
+    }
+    Value *V = B.CreateTrunc(eval(E), B.getIntNTy(std::min(Size, 8u) * 8));
+    B.CreateAlignedStore(V, Dst, Align(1));
   }
 
   /// Size bytes of memory at Addr through bpf_probe_read_{user,kernel},

@@ -56,6 +56,19 @@ std::unique_ptr<FetchExpr> FetchExpr::deref(std::unique_ptr<FetchExpr> Addr,
   return E;
 }
 
+std::unique_ptr<FetchExpr>
+FetchExpr::pieces(std::vector<std::unique_ptr<FetchExpr>> Parts,
+                  std::vector<unsigned> Sizes) {
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = Pieces;
+  E->Size = 0;
+  for (unsigned S : Sizes)
+    E->Size += S;
+  E->Parts = std::move(Parts);
+  E->PartSizes = std::move(Sizes);
+  return E;
+}
+
 std::unique_ptr<FetchExpr> FetchExpr::clone() const {
   auto E = std::make_unique<FetchExpr>();
   E->Kind = Kind;
@@ -66,11 +79,17 @@ std::unique_ptr<FetchExpr> FetchExpr::clone() const {
   E->BitSize = BitSize;
   if (Operand)
     E->Operand = Operand->clone();
+  for (const auto &P : Parts)
+    E->Parts.push_back(P->clone());
+  E->PartSizes = PartSizes;
   return E;
 }
 
 unsigned FetchExpr::countDerefs() const {
-  return (Kind == Deref) + (Operand ? Operand->countDerefs() : 0);
+  unsigned N = (Kind == Deref) + (Operand ? Operand->countDerefs() : 0);
+  for (const auto &P : Parts)
+    N += P->countDerefs();
+  return N;
 }
 
 std::string ValueType::kprobeTypeName() const {
@@ -83,6 +102,8 @@ std::string ValueType::kprobeTypeName() const {
     return "u" + std::to_string(Size * 8);
   case Int:
     return (Signed ? "s" : "u") + std::to_string(Size * 8);
+  case Aggregate:
+    return "x8[" + std::to_string(Size) + "]";
   }
   return "u64";
 }
@@ -107,10 +128,12 @@ unsigned SitePlan::stackBytes() const {
         Bytes += alignTo(E.Size, 8);
       if (E.Operand)
         Walk(*E.Operand);
+      for (const auto &P : E.Parts)
+        Walk(*P);
     };
     if (A.Expr)
       Walk(*A.Expr);
-    if (A.Type.Kind == ValueType::String)
+    if (A.Type.Kind == ValueType::String || A.Type.Kind == ValueType::Aggregate)
       Bytes += alignTo(A.Type.Size, 8);
   }
   return Bytes;
@@ -141,6 +164,17 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     return formatAddr(*E.Operand, ABI, Space);
   case FetchExpr::Bitfield:
     return formatValue(*E.Operand, ABI, Space);
+  case FetchExpr::Pieces: {
+    // Not kprobe_events syntax (it has no multi-register values): the
+    // pieces in memory order, "{%r0,%r1}" for r1:r0.
+    std::string S = "{";
+    for (size_t I = 0; I < E.Parts.size(); ++I) {
+      if (I)
+        S += ",";
+      S += formatValue(*E.Parts[I], ABI, Space);
+    }
+    return S + "}";
+  }
   }
   return "?";
 }
@@ -237,6 +271,14 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
     Out += "(bitfield " + std::to_string(E.Size) + " " +
            std::to_string(E.BitOffset) + " " + std::to_string(E.BitSize) + " ";
     break;
+  case FetchExpr::Pieces:
+    Out += "(pieces " + std::to_string(E.Parts.size());
+    for (size_t I = 0; I < E.Parts.size(); ++I) {
+      Out += " " + std::to_string(E.PartSizes[I]) + " ";
+      writeExpr(*E.Parts[I], Out);
+    }
+    Out += ")";
+    return;
   }
   writeExpr(*E.Operand, Out);
   Out += ")";
@@ -264,6 +306,23 @@ public:
       E->Kind = FetchExpr::Const;
       if (number(E->Value))
         return fail("bad constant");
+    } else if (Op == "pieces") {
+      unsigned N;
+      if (number(N) || N == 0 || N > 64)
+        return fail("bad piece count");
+      std::vector<std::unique_ptr<FetchExpr>> Parts;
+      std::vector<unsigned> Sizes;
+      for (unsigned I = 0; I < N; ++I) {
+        unsigned Sz;
+        if (number(Sz) || Sz == 0 || Sz > 4096)
+          return fail("bad piece size");
+        auto Sub = read(Depth + 1);
+        if (!Sub)
+          return Sub.takeError();
+        Parts.push_back(std::move(*Sub));
+        Sizes.push_back(Sz);
+      }
+      E = FetchExpr::pieces(std::move(Parts), std::move(Sizes));
     } else if (Op == "add" || Op == "deref" || Op == "bitfield") {
       if (Op == "add") {
         E->Kind = FetchExpr::Add;
@@ -383,7 +442,8 @@ Expected<SitePlan> parsePlan(StringRef Text) {
       SmallVector<StringRef, 4> T;
       F[3].split(T, ' ');
       unsigned Kind, Size, Signed, User;
-      if (T.size() != 4 || T[0].getAsInteger(10, Kind) || Kind > 3 ||
+      if (T.size() != 4 || T[0].getAsInteger(10, Kind) ||
+          Kind > unsigned(ValueType::Aggregate) ||
           T[1].getAsInteger(10, Size) || T[2].getAsInteger(10, Signed) ||
           T[3].getAsInteger(10, User))
         return Fail("bad argument type");

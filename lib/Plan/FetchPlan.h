@@ -41,6 +41,9 @@ struct FetchExpr {
     Add,      ///< Operand + Value (address arithmetic)
     Deref,    ///< Size bytes of memory at address Operand
     Bitfield, ///< BitSize bits at BitOffset of the Size-byte value Operand
+    Pieces,   ///< Parts laid end to end in memory order, PartSizes[i] bytes
+              ///< each: a 64-bit value in a register pair on a 32-bit ABI,
+              ///< a struct passed in registers (and the stack)
   };
   KindTy Kind = Const;
   unsigned RegIdx = 0;
@@ -49,12 +52,18 @@ struct FetchExpr {
   unsigned BitOffset = 0;
   unsigned BitSize = 0;
   std::unique_ptr<FetchExpr> Operand;
+  std::vector<std::unique_ptr<FetchExpr>> Parts; ///< Pieces
+  std::vector<unsigned> PartSizes;               ///< Pieces: bytes of each
 
   static std::unique_ptr<FetchExpr> reg(unsigned RegIdx);
   static std::unique_ptr<FetchExpr> constant(int64_t V);
   static std::unique_ptr<FetchExpr> add(std::unique_ptr<FetchExpr> E, int64_t K);
   static std::unique_ptr<FetchExpr> deref(std::unique_ptr<FetchExpr> Addr,
                                           unsigned Size);
+  /// A value made of consecutive pieces (first piece at the lowest address).
+  static std::unique_ptr<FetchExpr>
+  pieces(std::vector<std::unique_ptr<FetchExpr>> Parts,
+         std::vector<unsigned> Sizes);
   std::unique_ptr<FetchExpr> clone() const;
   /// Number of memory reads in the tree.
   unsigned countDerefs() const;
@@ -67,6 +76,7 @@ struct ValueType {
     Bool,    ///< _Bool: non-zero is true
     Pointer, ///< an address (printed as hex)
     String,  ///< NUL-terminated string at the fetched address (bounded copy)
+    Aggregate, ///< Size bytes copied to the BPF stack; the body gets a pointer
   };
   KindTy Kind = Int;
   unsigned Size = 8; ///< bytes of the value (for String: max bytes copied)
@@ -74,7 +84,8 @@ struct ValueType {
   /// For String: read user memory (":ustring") even in a kprobe.
   bool UserString = false;
 
-  /// kprobe_events type suffix: "s32", "u8", "x64", "string", "ustring".
+  /// kprobe_events type suffix: "s32", "u8", "x64", "string", "ustring",
+  /// "x8[12]" (an aggregate, as a byte array).
   std::string kprobeTypeName() const;
 };
 

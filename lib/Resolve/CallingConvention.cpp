@@ -11,7 +11,9 @@
 #include "Resolve/Resolver.h"
 #include "Target/ArchABI.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
@@ -24,8 +26,8 @@ static Error errorAt(TextRange R, const Twine &Msg) {
 }
 
 /// Fixed-width and POSIX names every kernel and libc program agrees on.
-static std::optional<ScalarType> wellKnownTypedef(StringRef Name,
-                                                  const ArchABI &ABI) {
+std::optional<ScalarType> wellKnownTypedef(StringRef Name,
+                                           const ArchABI &ABI) {
   auto Int = [](unsigned Size, bool Signed) {
     ScalarType T;
     T.Kind = ScalarType::Int;
@@ -50,6 +52,9 @@ static std::optional<ScalarType> wellKnownTypedef(StringRef Name,
     return Int(ABI.LongSize, true);
   if (N == "loff_t" || N == "off64_t")
     return Int(8, true);
+  if (N == "size_t" || N == "ssize_t" || N == "uintptr_t" ||
+      N == "intptr_t" || N == "ptrdiff_t")
+    return std::nullopt; // handled above (with or without "__")
   if (N == "pid_t" || N == "uid_t" || N == "gid_t")
     return Int(4, N == "pid_t");
   return std::nullopt;
@@ -116,8 +121,9 @@ classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
       return errorAt(T.Range, "invalid type '" + T.Text + "'");
     Out.Kind = ScalarType::Int;
     Out.Size = 1;
-    // Plain char is signed on x86; the ABI table does not vary this yet.
-    Out.Signed = IsSigned;
+    // Plain char is the ABI's: signed on x86 and mips, unsigned on arm,
+    // aarch64, powerpc, s390x and riscv.
+    Out.Signed = Signed ? true : Unsigned ? false : ABI.CharSigned;
   } else if (Base == "_Bool" || Base == "bool") {
     Out.Kind = ScalarType::Bool;
     Out.Size = 1;
@@ -134,6 +140,8 @@ classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
     Out.Kind = ScalarType::Int;
     Out.Signed = IsSigned;
     Out.Size = Shorts ? 2 : Longs == 2 ? 8 : Longs == 1 ? ABI.LongSize : 4;
+    if (Longs == 2)
+      Out.Align = ABI.LongLongAlign;
   }
   return std::optional<ScalarType>(Out);
 }
@@ -207,10 +215,12 @@ Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
                               "calling-convention mode; fetch the halves "
                               "with two register arguments");
   case ScalarType::Aggregate:
-    return errorAt(Range,
-                   "cannot fetch '" + T.Text +
-                       "' by value: structs and unions passed by value need "
-                       "debug info; declare the parameter as a pointer type");
+    if (T.Size == 0)
+      return errorAt(Range, "cannot fetch '" + T.Text +
+                                "' by value: its size is not known here");
+    V.Kind = ValueType::Aggregate;
+    V.Size = T.Size;
+    return V;
   case ScalarType::Void:
     return errorAt(Range, "'void' is not an argument type; did you mean "
                           "'void *'?");
@@ -223,33 +233,381 @@ Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
   return V;
 }
 
+Expected<ScalarType> scalarTypeFor(const CTypeDesc &T, const ArchABI &ABI) {
+  auto L = layoutType(T, ABI);
+  if (!L)
+    return L.takeError();
+  ScalarType S;
+  S.Size = L->Size;
+  S.Align = L->Align;
+  S.Signed = L->Signed;
+  switch (T.Kind) {
+  case CTypeDesc::Record:
+  case CTypeDesc::Union:
+  case CTypeDesc::Array:
+    S.Kind = ScalarType::Aggregate;
+    S.Leaves = std::move(L->Leaves);
+    break;
+  case CTypeDesc::Bool:
+    S.Kind = ScalarType::Bool;
+    break;
+  case CTypeDesc::Pointer:
+    S.Kind = ScalarType::Pointer;
+    break;
+  case CTypeDesc::Float:
+  case CTypeDesc::Double:
+  case CTypeDesc::LongDouble:
+    S.Kind = ScalarType::Float;
+    break;
+  case CTypeDesc::Int128:
+    S.Kind = ScalarType::Int128;
+    break;
+  default:
+    S.Kind = ScalarType::Int;
+    break;
+  }
+  return S;
+}
+
 namespace {
-/// Hands out argument locations in order, by one calling convention.
+/// Hands out argument locations in order, by one calling convention: the
+/// registers of CallingConv::ArgRegs, then the stack above the stack
+/// pointer at entry, with the rules of CallingConv::Rule for values wider
+/// than a register, aggregates, and alignment. Each method names the
+/// psABI clause it implements.
 class ArgAllocator {
 public:
-  ArgAllocator(const ArchABI &ABI, const CallingConv &CC) : ABI(ABI), CC(CC) {}
+  ArgAllocator(const ArchABI &ABI, const CallingConv &CC)
+      : ABI(ABI), CC(CC), W(ABI.PointerSize), NRegs(CC.ArgRegs.size()) {}
 
-  /// Location of the next argument of Size bytes (<= a register).
-  std::unique_ptr<FetchExpr> next(unsigned Size) {
-    if (NextReg < CC.ArgRegs.size())
-      return FetchExpr::reg(CC.ArgRegs[NextReg++]);
-    unsigned Off = CC.StackArgOffset + NextStack * CC.StackSlotSize;
-    ++NextStack;
-    return FetchExpr::deref(FetchExpr::add(FetchExpr::reg(ABI.SPReg), Off),
-                            Size);
+  /// The location of the next argument, of type T (an integer, pointer or
+  /// aggregate whose ValueType was accepted); or why it cannot be read.
+  Expected<std::unique_ptr<FetchExpr>> next(const ScalarType &T,
+                                            TextRange Range) {
+    this->Range = Range;
+    this->Text = T.Text;
+    if (T.Kind == ScalarType::Aggregate)
+      return aggregate(T);
+    return scalar(T.Size, T.Align ? T.Align : T.Size);
   }
 
 private:
   const ArchABI &ABI;
   const CallingConv &CC;
-  unsigned NextReg = 0;
-  unsigned NextStack = 0;
+  const unsigned W;     ///< bytes in an argument register
+  const unsigned NRegs; ///< argument registers
+  unsigned NextReg = 0; ///< next free argument register
+  unsigned StackOff = 0; ///< bytes of stack arguments so far
+  unsigned Words = 0;   ///< ELFv2, n64: doublewords so far, registers included
+  /// i386 regparm: a 64-bit value or aggregate went to the stack while a
+  /// register was still free; compilers disagree about that register.
+  bool RegparmSkipped = false;
+  TextRange Range;
+  std::string Text;
+
+  Error refuse(const Twine &Why) {
+    return errorAt(Range, "cannot fetch '" + Text + "': " + Why);
+  }
+
+  std::unique_ptr<FetchExpr> reg(unsigned I) {
+    return FetchExpr::reg(CC.ArgRegs[I]);
+  }
+  std::unique_ptr<FetchExpr> stackAddr(unsigned Off) {
+    return FetchExpr::add(FetchExpr::reg(ABI.SPReg), CC.StackArgOffset + Off);
+  }
+  /// A Size-byte value in a stack slot of Slot bytes at Off; right-justified
+  /// in its slot on big-endian ABIs.
+  std::unique_ptr<FetchExpr> stackValue(unsigned Off, unsigned Size,
+                                        unsigned Slot) {
+    unsigned Adj = !ABI.LittleEndian && Size < Slot ? Slot - Size : 0;
+    return FetchExpr::deref(stackAddr(Off + Adj), Size);
+  }
+  /// Reserves Size bytes of the stack argument area aligned to Align.
+  unsigned takeStack(unsigned Size, unsigned Align) {
+    StackOff = alignTo(StackOff, std::max(Align, 1u));
+    unsigned Off = StackOff;
+    StackOff += alignTo(Size, CC.StackSlotSize);
+    return Off;
+  }
+  /// Size bytes in N registers from First, W bytes each (the last partial).
+  std::unique_ptr<FetchExpr> regPieces(unsigned First, unsigned N,
+                                       unsigned Size) {
+    if (N == 1 && Size == W)
+      return reg(First);
+    std::vector<std::unique_ptr<FetchExpr>> Parts;
+    std::vector<unsigned> Sizes;
+    for (unsigned I = 0; I < N; ++I) {
+      Parts.push_back(reg(First + I));
+      Sizes.push_back(std::min(W, Size - I * W));
+    }
+    return FetchExpr::pieces(std::move(Parts), std::move(Sizes));
+  }
+  unsigned freeRegs() const { return NextReg < NRegs ? NRegs - NextReg : 0; }
+
+  /// ELFv2 2.2.3, n64: every argument doubleword has a register (the first
+  /// eight) or a stack slot; the stack slot of doubleword N is at
+  /// 8*N (ELFv2: the parameter save area shadows the registers) or
+  /// 8*(N-8) (n64: no home area).
+  unsigned wordStackOff(unsigned Word) const {
+    return CC.Rule == ArgRule::PPC64ELFv2 ? 8 * Word : 8 * (Word - NRegs);
+  }
+  std::unique_ptr<FetchExpr> wordPieces(unsigned Size, unsigned Align) {
+    if (Align >= 16)
+      Words = alignTo(Words, 2);
+    unsigned N = divideCeil(Size, 8);
+    std::vector<std::unique_ptr<FetchExpr>> Parts;
+    std::vector<unsigned> Sizes;
+    for (unsigned I = 0; I < N; ++I) {
+      unsigned Wd = Words + I, Sz = std::min(8u, Size - 8 * I);
+      if (Wd < NRegs) {
+        Parts.push_back(reg(Wd));
+        Sizes.push_back(Sz);
+        continue;
+      }
+      // The rest is contiguous memory: one read.
+      unsigned Rest = Size - 8 * I;
+      Parts.push_back(stackValue(wordStackOff(Wd), Rest, N == 1 ? 8 : Rest));
+      Sizes.push_back(Rest);
+      break;
+    }
+    Words += N;
+    if (Parts.size() == 1 && Parts[0]->Kind != FetchExpr::Reg)
+      return std::move(Parts[0]);
+    if (Parts.size() == 1 && Sizes[0] == 8)
+      return std::move(Parts[0]);
+    return FetchExpr::pieces(std::move(Parts), std::move(Sizes));
+  }
+
+  Expected<std::unique_ptr<FetchExpr>> scalar(unsigned Size, unsigned Align) {
+    bool Wide = Size > W; // 64-bit on a 32-bit ABI
+    switch (CC.Rule) {
+    case ArgRule::PPC64ELFv2:
+    case ArgRule::MipsN64:
+      return wordPieces(Size, Align);
+    case ArgRule::I386Stack:
+      // psABI 2.2: each argument in 4-byte units, no extra alignment.
+      return stackValue(takeStack(Size, 4), Size, 4);
+    case ArgRule::I386Regparm: {
+      unsigned N = Wide ? 2 : 1;
+      if (N <= freeRegs()) {
+        if (RegparmSkipped)
+          return refuse("with -mregparm=3, GCC passes it in the register a "
+                        "previous 64-bit or aggregate argument left free, "
+                        "Clang on the stack; the table cannot know which "
+                        "compiler built the kernel");
+        NextReg += N;
+        return regPieces(NextReg - N, N, Size);
+      }
+      if (freeRegs())
+        RegparmSkipped = true;
+      return stackValue(takeStack(Size, 4), Size, 4);
+    }
+    case ArgRule::AAPCS32:
+      if (Wide) {
+        // C.3: a double-word-aligned value starts at an even register;
+        // C.4: if it does not fit, NCRN = 4 and it goes to the stack,
+        // C.6: 8-aligned there.
+        NextReg = alignTo(NextReg, 2);
+        if (NextReg + 2 <= NRegs) {
+          NextReg += 2;
+          return regPieces(NextReg - 2, 2, Size);
+        }
+        NextReg = NRegs;
+        return stackValue(takeStack(Size, 8), Size, 8);
+      }
+      break;
+    default:
+      if (Wide)
+        return refuse("values wider than a register are not handled by " +
+                      Twine(CC.RuleRef));
+      break;
+    }
+    if (freeRegs())
+      return reg(NextReg++);
+    unsigned Slot = std::max(CC.StackSlotSize, unsigned(alignTo(Size, CC.StackSlotSize)));
+    return stackValue(takeStack(Slot, std::max(CC.StackSlotSize, Align)), Size,
+                      Slot);
+  }
+
+  /// A pointer to the caller's copy of an aggregate passed by reference.
+  Expected<std::unique_ptr<FetchExpr>> byReference(unsigned Size) {
+    auto P = scalar(W, W);
+    if (!P)
+      return P.takeError();
+    return FetchExpr::deref(std::move(*P), Size);
+  }
+
+  Expected<std::unique_ptr<FetchExpr>> aggregate(const ScalarType &T) {
+    unsigned Size = T.Size, Align = std::max(T.Align, 1u);
+    bool HasFloat = llvm::any_of(T.Leaves, [](const LayoutLeaf &L) {
+      return L.IsFloat;
+    });
+    switch (CC.Rule) {
+    case ArgRule::SysVX86_64: {
+      // 3.2.3: larger than two eightbytes: MEMORY. Otherwise each
+      // eightbyte is INTEGER unless all its members are float (SSE).
+      if (Size > 16)
+        return FetchExpr::deref(stackAddr(takeStack(Size, std::max(8u, Align))),
+                                Size);
+      unsigned N = divideCeil(Size, 8);
+      for (unsigned E = 0; E < N; ++E) {
+        bool Int = false, Any = false;
+        for (const LayoutLeaf &L : T.Leaves)
+          if (L.Offset < (E + 1) * 8 && L.Offset + L.Size > E * 8) {
+            Any = true;
+            Int |= !L.IsFloat;
+          }
+        if (Any && !Int)
+          return refuse("an eightbyte of it is of class SSE (System V AMD64 "
+                        "psABI 3.2.3) and travels in an XMM register, which "
+                        "struct pt_regs does not hold");
+      }
+      if (N <= freeRegs()) {
+        NextReg += N;
+        return regPieces(NextReg - N, N, Size);
+      }
+      // "If there are no registers available for any eightbyte of an
+      // argument, the whole argument is passed on the stack."
+      return FetchExpr::deref(stackAddr(takeStack(Size, std::max(8u, Align))),
+                              Size);
+    }
+    case ArgRule::AAPCS64: {
+      if (HasFloat)
+        return refuse("aggregates with floating-point members may be "
+                      "homogeneous floating-point aggregates, passed in SIMD "
+                      "registers (AAPCS64 6.8.2 C.2), which struct pt_regs "
+                      "does not hold");
+      if (Size > 16) // B.4: copied to memory, passed by reference
+        return byReference(Size);
+      unsigned N = divideCeil(Size, 8);
+      if (Align >= 16) // C.10
+        NextReg = alignTo(NextReg, 2);
+      if (N <= freeRegs()) { // C.12
+        NextReg += N;
+        return regPieces(NextReg - N, N, Size);
+      }
+      NextReg = NRegs; // C.13
+      return FetchExpr::deref(stackAddr(takeStack(Size, std::max(8u, Align))),
+                              Size);
+    }
+    case ArgRule::AAPCS32: {
+      // Base standard: floats in aggregates are in core registers too.
+      unsigned N = divideCeil(Size, 4);
+      if (Align >= 8) // C.3
+        NextReg = alignTo(NextReg, 2);
+      if (N <= freeRegs()) {
+        NextReg += N;
+        return regPieces(NextReg - N, N, Size);
+      }
+      if (freeRegs() && StackOff == 0) {
+        // C.5: split between the remaining core registers and the stack.
+        unsigned InRegs = freeRegs() * 4;
+        auto Regs = regPieces(NextReg, freeRegs(), InRegs);
+        std::vector<std::unique_ptr<FetchExpr>> Parts;
+        std::vector<unsigned> Sizes;
+        if (Regs->Kind == FetchExpr::Pieces) {
+          for (size_t I = 0; I < Regs->Parts.size(); ++I) {
+            Parts.push_back(std::move(Regs->Parts[I]));
+            Sizes.push_back(Regs->PartSizes[I]);
+          }
+        } else {
+          Parts.push_back(std::move(Regs));
+          Sizes.push_back(InRegs);
+        }
+        Parts.push_back(FetchExpr::deref(stackAddr(takeStack(Size - InRegs, 4)),
+                                         Size - InRegs));
+        Sizes.push_back(Size - InRegs);
+        NextReg = NRegs;
+        return FetchExpr::pieces(std::move(Parts), std::move(Sizes));
+      }
+      NextReg = NRegs; // C.4
+      return FetchExpr::deref(
+          stackAddr(takeStack(Size, Align >= 8 ? 8 : 4)), Size);
+    }
+    case ArgRule::RiscvLP64:
+    case ArgRule::LoongArchLP64: {
+      if (HasFloat)
+        return refuse(Twine("with the hardware floating-point convention, "
+                            "aggregates with floating-point members may be "
+                            "passed in FP registers (") +
+                      CC.RuleRef + "), which struct pt_regs does not hold");
+      if (Size > 2 * W) // by reference
+        return byReference(Size);
+      unsigned N = divideCeil(Size, W);
+      if (CC.Rule == ArgRule::RiscvLP64 && Align > W)
+        NextReg = alignTo(NextReg, 2); // 2*XLEN-aligned: an aligned pair
+      if (N <= freeRegs()) {
+        NextReg += N;
+        return regPieces(NextReg - N, N, Size);
+      }
+      if (N == 2 && freeRegs() == 1) {
+        // The first half in the last register, the second on the stack.
+        std::vector<std::unique_ptr<FetchExpr>> Parts;
+        Parts.push_back(reg(NextReg));
+        Parts.push_back(FetchExpr::deref(stackAddr(takeStack(Size - W, W)),
+                                         Size - W));
+        NextReg = NRegs;
+        return FetchExpr::pieces(std::move(Parts), {W, Size - W});
+      }
+      NextReg = NRegs;
+      return FetchExpr::deref(stackAddr(takeStack(Size, std::max(W, Align))),
+                              Size);
+    }
+    case ArgRule::S390x: {
+      if (HasFloat)
+        return refuse("a structure with a single floating-point member is "
+                      "passed in an FP register (s390x ELF ABI, Parameter "
+                      "Passing), which struct pt_regs does not hold");
+      if (Size == 1 || Size == 2 || Size == 4 || Size == 8) {
+        // Passed as an integer of its size: in the low bytes of a
+        // register, or right-justified in a stack slot.
+        if (freeRegs()) {
+          std::vector<std::unique_ptr<FetchExpr>> Parts;
+          Parts.push_back(reg(NextReg++));
+          return FetchExpr::pieces(std::move(Parts), {Size});
+        }
+        return stackValue(takeStack(8, 8), Size, 8);
+      }
+      return byReference(Size);
+    }
+    case ArgRule::PPC64ELFv2:
+    case ArgRule::MipsN64:
+      if (HasFloat)
+        return refuse(CC.Rule == ArgRule::PPC64ELFv2
+                          ? "homogeneous floating-point aggregates are passed "
+                            "in FP registers (64-bit ELF V2 ABI 2.2.3), which "
+                            "struct pt_regs does not hold"
+                          : "doubles in aggregates are passed in FP registers "
+                            "(MIPS n64), which struct pt_regs does not hold");
+      return wordPieces(Size, Align);
+    case ArgRule::I386Stack:
+      return FetchExpr::deref(stackAddr(takeStack(Size, 4)), Size);
+    case ArgRule::I386Regparm: {
+      if (HasFloat)
+        return refuse("aggregates with floating-point members under "
+                      "-mregparm=3 are not modelled");
+      unsigned N = divideCeil(Size, 4);
+      if (N <= freeRegs()) {
+        if (RegparmSkipped)
+          return refuse("with -mregparm=3, GCC passes it in registers a "
+                        "previous argument left free, Clang on the stack");
+        NextReg += N;
+        return regPieces(NextReg - N, N, Size);
+      }
+      if (freeRegs())
+        RegparmSkipped = true;
+      return FetchExpr::deref(stackAddr(takeStack(Size, 4)), Size);
+    }
+    }
+    return refuse("unknown calling convention rule");
+  }
 };
 } // namespace
 
 Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                                            ArrayRef<ArgInput> Inputs,
-                                           const ArchABI &ABI) {
+                                           const ArchABI &ABI,
+                                           StringRef ConvName) {
   SitePlan Site;
   Site.Kind = probeKindName(Spec.Kind).str();
   Site.Target = Spec.Binary;
@@ -269,21 +627,41 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                       "-fplugin-arg-bpfprobe-debuginfo=PATH");
   }
 
-  const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
+  if (ABI.CompatOf && !isUserProbe(Spec.Kind))
+    return errorAt(Spec.Place.SymbolRange,
+                   Twine("'") + ABI.Name + "' describes 32-bit user tasks "
+                       "under a 64-bit kernel; kernel probes there use '" +
+                       ABI.CompatOf + "'");
+  const CallingConv *CCP = &ABI.conv(isUserProbe(Spec.Kind));
+  if (!ConvName.empty()) {
+    CCP = ABI.findConv(ConvName);
+    if (!CCP)
+      return errorAt(Spec.Place.SymbolRange,
+                     "unknown calling convention '" + ConvName + "' for " +
+                         ABI.Name + "; known: kernel, user, " +
+                         ABI.convNames());
+  }
+  const CallingConv &CC = *CCP;
   ArgAllocator Alloc(ABI, CC);
   bool AtEntry = Spec.Place.Offset == 0 && !isReturnProbe(Spec.Kind);
   std::string Where = Spec.Place.Symbol;
   if (Spec.Place.Offset)
     Where += "+" + std::to_string(Spec.Place.Offset);
 
-  // $argN is by position; compute the location of every position first so
-  // that "$arg8" knows where the stack starts.
-  auto ArgLocation = [&](unsigned N, unsigned Size) {
+  // $argN is by position, counting register-sized arguments (the kernel's
+  // regs_get_kernel_argument() does the same); "$arg8" reads the stack.
+  auto ArgLocation = [&](unsigned N, unsigned Size,
+                         TextRange R) -> Expected<std::unique_ptr<FetchExpr>> {
     ArgAllocator A(ABI, CC);
-    std::unique_ptr<FetchExpr> E;
-    for (unsigned I = 1; I <= N; ++I)
-      E = A.next(Size);
-    return E;
+    ScalarType Word;
+    Word.Kind = ScalarType::Int;
+    Word.Size = ABI.PointerSize;
+    Word.Text = "$arg";
+    for (unsigned I = 1; I < N; ++I)
+      if (auto E = A.next(Word, R); !E)
+        return E.takeError();
+    Word.Size = Size;
+    return A.next(Word, R);
   };
 
   for (size_t I = 0; I < Spec.Args.size(); ++I) {
@@ -310,7 +688,10 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
       if (!VT)
         return VT.takeError();
       P.Type = *VT;
-      P.Expr = Alloc.next(P.Type.Size);
+      auto Loc = Alloc.next(In.Type, Arg.Range);
+      if (!Loc)
+        return Loc.takeError();
+      P.Expr = std::move(*Loc);
       Site.Args.push_back(std::move(P));
       continue;
     }
@@ -357,12 +738,44 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
         return errorAt(E.Range, "'$arg" + Twine(E.Number) +
                                     "' is only known at function entry, not "
                                     "at " + Where);
-      P.Expr = ArgLocation(E.Number, P.Type.Size);
+    {
+      unsigned Size =
+          P.Type.Kind == ValueType::String ? ABI.PointerSize : P.Type.Size;
+      if (Size > ABI.PointerSize)
+        return errorAt(E.Range,
+                       "'$arg" + Twine(E.Number) + "' is one " +
+                           Twine(ABI.PointerSize * 8) + "-bit argument slot on " +
+                           ABI.Name + ", too narrow for a " + Twine(Size * 8) +
+                           "-bit value; fetch wider arguments by their C types "
+                           "(calling-convention mode)");
+      auto Loc = ArgLocation(E.Number, Size, E.Range);
+      if (!Loc)
+        return Loc.takeError();
+      P.Expr = std::move(*Loc);
       break;
+    }
     case SpecExpr::RetVal:
       if (!isReturnProbe(Spec.Kind))
         return errorAt(E.Range, "'$retval' is only available in kretprobe "
                                 "and uretprobe probes");
+      if (P.Type.Kind == ValueType::Aggregate)
+        return errorAt(E.Range, "'$retval' of a struct or union is not "
+                                "supported: the return registers or memory "
+                                "depend on its classification");
+      if (P.Type.Size > ABI.PointerSize) {
+        // A 64-bit return on a 32-bit ABI in two registers, listed in
+        // memory order (edx:eax and r1:r0 are little-endian: eax first).
+        if (CC.RetRegs.size() < 2 || P.Type.Size > 2 * ABI.PointerSize)
+          return errorAt(E.Range, "'$retval' of " + Twine(P.Type.Size * 8) +
+                                      " bits does not fit the return "
+                                      "registers of " + ABI.Name);
+        std::vector<std::unique_ptr<FetchExpr>> Parts;
+        Parts.push_back(FetchExpr::reg(CC.RetRegs[0]));
+        Parts.push_back(FetchExpr::reg(CC.RetRegs[1]));
+        P.Expr = FetchExpr::pieces(std::move(Parts),
+                                   {ABI.PointerSize, ABI.PointerSize});
+        break;
+      }
       P.Expr = FetchExpr::reg(CC.RetRegs[0]);
       break;
     default:

@@ -13,6 +13,7 @@
 
 #include "Plan/FetchPlan.h"
 #include "Spec/ProbeSpec.h"
+#include "Target/TypeLayout.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -32,7 +33,22 @@ struct ScalarType {
   unsigned Size = 0; ///< bytes
   bool Signed = false;
   std::string Text;  ///< as written / printed ("unsigned long", "char *")
+  /// Alignment in bytes on the probed architecture (0: same as Size).
+  unsigned Align = 0;
+  /// Aggregate: its scalar members by offset, laid out for the probed
+  /// architecture (calling conventions classify aggregates by them).
+  std::vector<LayoutLeaf> Leaves;
 };
+
+/// The ScalarType of a C type laid out for ABI (TypeLayout.h); Text is left
+/// empty. An error (plain text) for what has no layout.
+llvm::Expected<ScalarType> scalarTypeFor(const CTypeDesc &T,
+                                         const ArchABI &ABI);
+
+/// Fixed-width and POSIX typedef names every kernel and libc agrees on
+/// ("__u32", "uint64_t", "size_t"), as a type of the probed architecture.
+std::optional<ScalarType> wellKnownTypedef(llvm::StringRef Name,
+                                           const ArchABI &ABI);
 
 /// A resolution failure that points into the annotation text.
 class ResolveError : public llvm::ErrorInfo<ResolveError> {
@@ -76,10 +92,14 @@ struct ArgInput {
 
 /// Resolves a probe without debug info: C type arguments by the calling
 /// convention of ABI at function entry, %reg / $argN / $retval expressions
-/// from the registers. Spec.Args and Inputs run in parallel.
+/// from the registers. Spec.Args and Inputs run in parallel. The convention
+/// is the ABI's kernel one for kprobes and its user one for uprobes, or the
+/// one named by ConvName ("regparm3", "cdecl", "kernel", "user"; from
+/// -fplugin-arg-bpfprobe-cc=).
 llvm::Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                                                  llvm::ArrayRef<ArgInput> Inputs,
-                                                 const ArchABI &ABI);
+                                                 const ArchABI &ABI,
+                                                 llvm::StringRef ConvName = "");
 
 /// The ValueType a scalar is fetched as; an error (at Range) for types
 /// whose values cannot be fetched from pt_regs or memory as a scalar.

@@ -1,4 +1,4 @@
-//===- ArchABI.cpp - Architecture lookup --------------------------------===//
+//===- ArchABI.cpp - Architecture lookup ----------------------------------===//
 //
 /// \file
 /// Finds the ABI table for an architecture name, a libbpf __TARGET_ARCH_*
@@ -16,9 +16,14 @@ using namespace llvm;
 
 namespace bpfprobe {
 
-extern const ArchABI ArchX86_64;
+extern const ArchABI ArchX86_64, ArchI386, ArchIA32Compat, ArchAArch64, ArchARM,
+    ArchARMCompat, ArchRISCV64, ArchS390x, ArchPPC64LE, ArchMips64,
+    ArchLoongArch64;
 
-static const ArchABI *const Archs[] = {&ArchX86_64};
+static const ArchABI *const Archs[] = {
+    &ArchX86_64,  &ArchI386,   &ArchIA32Compat, &ArchAArch64,
+    &ArchARM,     &ArchARMCompat, &ArchRISCV64, &ArchS390x,
+    &ArchPPC64LE, &ArchMips64, &ArchLoongArch64};
 
 ArrayRef<const ArchABI *> allArchs() { return Archs; }
 
@@ -44,7 +49,11 @@ const ArchABI *lookupArchByTargetMacro(StringRef Suffix) {
 
 const ArchABI *hostArch() {
   Triple T(sys::getProcessTriple());
-  return lookupArch(T.getArchName());
+  if (const ArchABI *A = lookupArch(T.getArchName()))
+    return A;
+  // Triple spellings the alias lists do not carry ("powerpc64le" is there,
+  // "mips64el" too); fall back on the canonical arch type name.
+  return lookupArch(Triple::getArchTypeName(T.getArch()));
 }
 
 std::string archNames() {
@@ -69,6 +78,25 @@ int ArchABI::findDwarfReg(unsigned DwarfNum) const {
     if (Regs[I].DwarfNum == int(DwarfNum))
       return I;
   return -1;
+}
+
+const CallingConv *ArchABI::findConv(StringRef N) const {
+  if (N == "kernel")
+    return &KernelCC;
+  if (N == "user")
+    return &UserCC;
+  if (N == KernelCC.Name)
+    return &KernelCC;
+  if (N == UserCC.Name)
+    return &UserCC;
+  return nullptr;
+}
+
+std::string ArchABI::convNames() const {
+  std::string S = KernelCC.Name;
+  if (StringRef(UserCC.Name) != KernelCC.Name)
+    S += std::string(", ") + UserCC.Name;
+  return S;
 }
 
 std::string ArchABI::regNames() const {

@@ -1,4 +1,4 @@
-//===- ArchX86_64.cpp - x86_64 pt_regs and calling conventions ----------===//
+//===- ArchX86_64.cpp - x86_64 pt_regs and calling conventions ------------===//
 //
 /// \file
 /// x86_64 as seen by a BPF kprobe/uprobe program.
@@ -64,8 +64,14 @@ const ArchABI ArchX86_64 = {
     /*Regs=*/X86_64Regs,
     /*SPReg=*/SP,
     /*IPReg=*/IP,
-    /*KernelCC=*/{"sysv", SysVArgs, 8, 8, SysVRet},
-    /*UserCC=*/{"sysv", SysVArgs, 8, 8, SysVRet},
+    /*KernelCC=*/{"sysv", SysVArgs, 8, 8, SysVRet, ArgRule::SysVX86_64,
+                  "System V AMD64 psABI 3.2.3"},
+    /*UserCC=*/{"sysv", SysVArgs, 8, 8, SysVRet, ArgRule::SysVX86_64,
+                "System V AMD64 psABI 3.2.3"},
+    /*DoubleAlign=*/8,
+    /*LongDoubleSize=*/16,
+    /*LongDoubleAlign=*/16,
+    /*CharSigned=*/true,
 };
 
 } // namespace bpfprobe

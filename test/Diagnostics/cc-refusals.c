@@ -16,10 +16,23 @@ int fp32(struct pt_regs *ctx, long b) { return 0; }
 SEC("uprobe/./demo:f(__int128)")
 int wide(struct pt_regs *ctx, long b) { return 0; }
 
+// A struct passed by value in registers binds to a pointer to its copy.
 struct pair { long a, b; };
-// expected-error@+1 {{cannot fetch 'struct pair' by value: structs and unions passed by value need debug info; declare the parameter as a pointer type}}
+// expected-error@+1 {{parameter 'b' of type 'long' cannot receive 'struct pair' (x8[16]) by value; declare it as 'const struct pair *': the prologue copies the value to the BPF stack and passes its address}}
 SEC("uprobe/./demo:f(struct pair)")
-int byval(struct pt_regs *ctx, long b) { return 0; }
+int byval(struct pt_regs *ctx, long b) { return 0; } // expected-note {{parameter declared here}}
+
+// A struct whose eightbytes are all float travels in XMM registers.
+struct fpair { double x, y; };
+// expected-error@+1 {{cannot fetch 'struct fpair': an eightbyte of it is of class SSE (System V AMD64 psABI 3.2.3) and travels in an XMM register, which struct pt_regs does not hold}}
+SEC("uprobe/./demo:f(int, struct fpair)")
+int sse(struct pt_regs *ctx, int a, const struct fpair *p) { return 0; }
+
+// Layouts the table cannot derive are refused, not guessed.
+struct bits { int a : 3; int b : 5; };
+// expected-error@+1 {{cannot lay out 'struct bits' for x86_64: 'struct bits' has the bit-field 'a', whose layout is not derived}}
+SEC("uprobe/./demo:f(struct bits)")
+int bitfields(struct pt_regs *ctx, const struct bits *p) { return 0; }
 
 // expected-error@+1 {{'void' is not an argument type; did you mean 'void *'?}}
 SEC("uprobe/./demo:f(void)")

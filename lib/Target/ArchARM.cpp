@@ -1,0 +1,77 @@
+//===- ArchARM.cpp - 32-bit arm (EABI) pt_regs and AAPCS ------------------===//
+//
+/// \file
+/// 32-bit arm, EABI, with a 32-bit kernel, as seen by a BPF kprobe/uprobe
+/// program.
+///
+/// struct pt_regs: arch/arm/include/uapi/asm/ptrace.h, `long uregs[18]`
+/// (ARM_r0..ARM_r10 = uregs[0..10], ARM_fp 11, ARM_ip 12, ARM_sp 13,
+/// ARM_lr 14, ARM_pc 15, ARM_cpsr 16, ARM_ORIG_r0 17), four-byte slots; the
+/// kernel's arch/arm/include/asm/ptrace.h uses the same struct. Names:
+/// arch/arm/kernel/ptrace.c regoffset_table. DWARF numbers: DWARF for the
+/// Arm Architecture (AADWARF32): r0-r15 0-15.
+/// Convention (kernel and user; the kernel is built for the base standard):
+/// AAPCS 6.5 (base procedure call standard, soft-float): r0-r3 (NCRN), then
+/// the stack from 0(sp) in 4-byte units. A double-word-aligned argument
+/// (long long, a struct containing one) starts at an even register (C.3) or
+/// an 8-aligned stack address (C.6); one that does not fit in the remaining
+/// registers goes to the stack and NCRN becomes 4 (C.4). A composite may be
+/// split between the last registers and the stack (C.5). Return: r0, r1:r0
+/// for 64-bit values.
+/// 32-bit arm tasks under an arm64 kernel: 'arm-compat' (ArchARMCompat.cpp).
+//===----------------------------------------------------------------------===//
+
+#include "Target/ArchABI.h"
+
+namespace bpfprobe {
+
+// clang-format off
+static const RegInfo ARMRegs[] = {
+  // Name          pt_regs  size  DWARF  aliases
+  {"r0",           0,       4,    0,     ""},
+  {"r1",           4,       4,    1,     ""},
+  {"r2",           8,       4,    2,     ""},
+  {"r3",           12,      4,    3,     ""},
+  {"r4",           16,      4,    4,     ""},
+  {"r5",           20,      4,    5,     ""},
+  {"r6",           24,      4,    6,     ""},
+  {"r7",           28,      4,    7,     ""},
+  {"r8",           32,      4,    8,     ""},
+  {"r9",           36,      4,    9,     ""},
+  {"r10",          40,      4,    10,    ""},
+  {"fp",           44,      4,    11,    "r11"},
+  {"ip",           48,      4,    12,    "r12"},
+  {"sp",           52,      4,    13,    "r13"},
+  {"lr",           56,      4,    14,    "r14"},
+  {"pc",           60,      4,    15,    "r15"},
+  {"cpsr",         64,      4,    -1,    ""},
+  {"ORIG_r0",      68,      4,    -1,    "orig_r0"},
+};
+// clang-format on
+
+enum : unsigned { R0, R1, R2, R3, SP = 13, PC = 15 };
+
+static const unsigned Args[] = {R0, R1, R2, R3};
+static const unsigned RetRegs[] = {R0, R1};
+
+extern const ArchABI ArchARM;
+const ArchABI ArchARM = {
+    /*Name=*/"arm",
+    /*Aliases=*/"armel,armv7,armv7l,armv6,armv5te",
+    /*Reference=*/"arch/arm/include/uapi/asm/ptrace.h (uregs[18]); AAPCS 6.5 base standard",
+    /*PointerSize=*/4,
+    /*LongSize=*/4,
+    /*LongLongAlign=*/8,
+    /*LittleEndian=*/true,
+    /*Regs=*/ARMRegs,
+    /*SPReg=*/SP,
+    /*IPReg=*/PC,
+    /*KernelCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
+    /*UserCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
+    /*DoubleAlign=*/8,
+    /*LongDoubleSize=*/8,
+    /*LongDoubleAlign=*/8,
+    /*CharSigned=*/false,
+};
+
+} // namespace bpfprobe

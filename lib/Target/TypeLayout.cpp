@@ -1,0 +1,131 @@
+//===- TypeLayout.cpp - C type layout for the probed architecture -------===//
+//
+/// \file
+/// Lays out CTypeDesc trees by an architecture's data model: scalar sizes
+/// and alignments from the ArchABI table (long, pointers, long long and
+/// double alignment, long double), structs in declaration order with
+/// natural alignment and tail padding (the rule every supported psABI
+/// shares), unions as the largest member.
+//===----------------------------------------------------------------------===//
+
+#include "Target/TypeLayout.h"
+#include "Target/ArchABI.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace llvm;
+
+namespace bpfprobe {
+
+static Error fail(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+static bool scalarLayout(const CTypeDesc &T, const ArchABI &ABI,
+                         TargetLayout &L) {
+  auto Set = [&](unsigned Size, unsigned Align, bool Signed, bool Float) {
+    L.Size = Size;
+    L.Align = Align;
+    L.Signed = Signed;
+    L.Leaves = {{0, Size, Float}};
+    return true;
+  };
+  switch (T.Kind) {
+  case CTypeDesc::Char:
+    return Set(1, 1, ABI.CharSigned, false);
+  case CTypeDesc::SChar:
+    return Set(1, 1, true, false);
+  case CTypeDesc::UChar:
+  case CTypeDesc::Bool:
+    return Set(1, 1, false, false);
+  case CTypeDesc::Short:
+    return Set(2, 2, T.Signed, false);
+  case CTypeDesc::Int:
+    return Set(4, 4, T.Signed, false);
+  case CTypeDesc::Long:
+    return Set(ABI.LongSize, ABI.LongSize, T.Signed, false);
+  case CTypeDesc::LongLong:
+    return Set(8, ABI.LongLongAlign, T.Signed, false);
+  case CTypeDesc::Int128:
+    return Set(16, 16, T.Signed, false);
+  case CTypeDesc::Pointer:
+    return Set(ABI.PointerSize, ABI.PointerSize, false, false);
+  case CTypeDesc::Float:
+    return Set(4, 4, true, true);
+  case CTypeDesc::Double:
+    return Set(8, ABI.DoubleAlign, true, true);
+  case CTypeDesc::LongDouble:
+    return Set(ABI.LongDoubleSize, ABI.LongDoubleAlign, true, true);
+  case CTypeDesc::FixedInt: {
+    unsigned A = T.FixedSize == 8 ? ABI.LongLongAlign : T.FixedSize;
+    return Set(T.FixedSize, A, T.Signed, false);
+  }
+  default:
+    return false;
+  }
+}
+
+static Error layoutInto(const CTypeDesc &T, const ArchABI &ABI,
+                        TargetLayout &L, unsigned Depth) {
+  if (Depth > 32)
+    return fail("type nested too deeply");
+  if (scalarLayout(T, ABI, L))
+    return Error::success();
+  switch (T.Kind) {
+  case CTypeDesc::Void:
+    return fail("'void' has no size");
+  case CTypeDesc::Unsupported:
+    return fail(T.Why);
+  case CTypeDesc::Array: {
+    if (T.Members.size() != 1)
+      return fail("array without an element type");
+    TargetLayout E;
+    if (Error Err = layoutInto(T.Members[0], ABI, E, Depth + 1))
+      return Err;
+    L.Align = E.Align;
+    L.Size = E.Size * T.Count;
+    for (uint64_t I = 0; I < T.Count && L.Leaves.size() < 4096; ++I)
+      for (const LayoutLeaf &Leaf : E.Leaves)
+        L.Leaves.push_back({unsigned(Leaf.Offset + I * E.Size), Leaf.Size,
+                            Leaf.IsFloat});
+    return Error::success();
+  }
+  case CTypeDesc::Record:
+  case CTypeDesc::Union: {
+    unsigned Off = 0, Align = 1, Size = 0;
+    for (const CTypeDesc &M : T.Members) {
+      TargetLayout F;
+      if (Error Err = layoutInto(M, ABI, F, Depth + 1))
+        return Err;
+      unsigned At = T.Kind == CTypeDesc::Union ? 0 : alignTo(Off, F.Align);
+      for (const LayoutLeaf &Leaf : F.Leaves)
+        L.Leaves.push_back({At + Leaf.Offset, Leaf.Size, Leaf.IsFloat});
+      Off = At + F.Size;
+      Size = std::max(Size, Off);
+      Align = std::max(Align, F.Align);
+    }
+    L.Align = Align;
+    L.Size = alignTo(Size, Align);
+    std::stable_sort(L.Leaves.begin(), L.Leaves.end(),
+                     [](const LayoutLeaf &A, const LayoutLeaf &B) {
+                       return A.Offset < B.Offset;
+                     });
+    return Error::success();
+  }
+  default:
+    return fail("unknown type");
+  }
+}
+
+Expected<TargetLayout> layoutType(const CTypeDesc &T, const ArchABI &ABI) {
+  TargetLayout L;
+  if (Error Err = layoutInto(T, ABI, L, 0))
+    return std::move(Err);
+  if ((T.Kind == CTypeDesc::Record || T.Kind == CTypeDesc::Union) &&
+      L.Size == 0)
+    return fail("empty aggregates are passed differently by C and C++ and "
+                "not at all by some ABIs");
+  return L;
+}
+
+} // namespace bpfprobe

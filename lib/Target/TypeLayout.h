@@ -1,0 +1,78 @@
+//===- TypeLayout.h - C type layout for the probed architecture -*- C++ -*-===//
+//
+/// \file
+/// The front end compiles probes for the BPF target, whose `long` and
+/// pointers are 8 bytes and whose struct layout is x86_64's; the function
+/// being probed was compiled for another architecture. The front end
+/// therefore describes a C type in target-independent terms (CTypeDesc:
+/// "long", "a struct of int and char *") and this file lays it out by the
+/// probed architecture's data model (ArchABI sizes and alignments): size,
+/// alignment, and the scalar leaves a calling convention classifies.
+//===----------------------------------------------------------------------===//
+
+#ifndef BPFPROBE_TARGET_TYPELAYOUT_H
+#define BPFPROBE_TARGET_TYPELAYOUT_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bpfprobe {
+
+struct ArchABI;
+
+/// A C type named by its C keywords and structure, not by its size.
+struct CTypeDesc {
+  enum KindTy {
+    Char,       ///< plain char: signedness is the ABI's
+    SChar,
+    UChar,
+    Short,
+    Int,
+    Long,
+    LongLong,
+    Int128,
+    Bool,
+    Pointer,
+    Float,
+    Double,
+    LongDouble,
+    FixedInt,   ///< an integer of FixedSize bytes whatever the arch (__u32, int64_t)
+    Record,     ///< struct: Members in order
+    Union,      ///< union: Members overlap
+    Array,      ///< Count elements of Members[0]
+    Void,
+    Unsupported ///< Why says what
+  };
+  KindTy Kind = Int;
+  bool Signed = true;       ///< for integer kinds other than Char
+  unsigned FixedSize = 0;   ///< FixedInt: bytes
+  uint64_t Count = 0;       ///< Array: element count
+  std::vector<CTypeDesc> Members;
+  std::string Why;          ///< Unsupported: why ("bit-field 'x'")
+};
+
+/// One scalar piece of a laid-out type at its byte offset.
+struct LayoutLeaf {
+  unsigned Offset = 0;
+  unsigned Size = 0;
+  bool IsFloat = false;
+};
+
+/// A type laid out for one architecture.
+struct TargetLayout {
+  unsigned Size = 0;
+  unsigned Align = 1;
+  bool Signed = false;                ///< scalars
+  std::vector<LayoutLeaf> Leaves;     ///< scalar leaves, by offset
+};
+
+/// Lays T out by ABI's data model; an error (plain text, no location) for
+/// Unsupported parts and incomplete or zero-sized aggregates.
+llvm::Expected<TargetLayout> layoutType(const CTypeDesc &T, const ArchABI &ABI);
+
+} // namespace bpfprobe
+
+#endif
