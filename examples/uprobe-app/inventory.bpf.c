@@ -66,13 +66,13 @@ int on_restock(struct pt_regs *ctx, struct item *it, int count,
 #error "define RESTOCK_LINE as the quoted line number of the marked line in inventory.c"
 #endif
 /*
- * In the middle of restock(), after `cost` is computed: the local `cost`,
+ * In the middle of restock(), after the stock is updated: the local `cost`,
  * the parameter `count` and two members reached through the pointer `it`.
- * The plugin copies it->name (a char array) to the BPF stack and passes a
- * pointer to the copy.
+ * `:string` makes the prologue copy the name to the BPF stack; `name`
+ * points at that copy.
  */
 SEC("uprobe/" INVENTORY_PATH ":inventory.c:" RESTOCK_LINE
-    "(it->name, count, cost, it->stock)")
+    "(it->name:string, count, cost, it->stock)")
 int on_restock_line(struct pt_regs *ctx, const char *name, int count,
 		    long long cost, int stock)
 {

@@ -24,7 +24,9 @@ PROBE_TARGET long long restock(struct item *it, int count, long long unit_cents)
 {
 	long long cost = count * unit_cents;
 
-	it->stock += count; /* line probe: RESTOCK_LINE (cost and it->stock are live) */
+	it->stock += count;
+	/* line probe: RESTOCK_LINE (fires before this line runs: the stock is
+	 * already updated, cost is live) */
 	printf("restocked %d x %s for %lld.%02lld\n", count, it->name,
 	       cost / 100, cost % 100);
 	return cost;
