@@ -28,6 +28,7 @@ static __always_inline int emit(struct pt_regs *ctx, __u32 id)
 
 	if (!r)
 		return 0;
+	__builtin_memset(&r->hdr, 0, sizeof(r->hdr)); /* ring buffer memory is not zeroed */
 	r->hdr.record_id = id;
 	r->hdr.pid = pid_tgid >> 32;
 	r->hdr.tid = (__u32)pid_tgid;

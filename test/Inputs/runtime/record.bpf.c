@@ -45,6 +45,7 @@ int on_add3(struct pt_regs *ctx)
 			__sync_fetch_and_add(lost, 1);
 		return 0;
 	}
+	__builtin_memset(&r->hdr, 0, sizeof(r->hdr)); /* ring buffer memory is not zeroed */
 	r->hdr.record_id = ON_ADD3_RECORD_ID;
 	r->hdr.pid = pid_tgid >> 32;
 	r->hdr.tid = (__u32)pid_tgid;
