@@ -79,3 +79,7 @@ lit_config.note("bpf-uprobe %s: live uprobe tests %s" % (
      "are SKIPPED (need root, bpf(), the uprobe PMU and /sys/kernel/btf/vmlinux)")))
 if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "bpf-uprobe" not in config.available_features:
     lit_config.fatal("BPFPROBE_REQUIRE_LIVE is set but this machine cannot run live uprobe tests")
+
+# A real debuginfod server (elfutils) for test/DebugInfo/debuginfod*.test.
+if shutil.which("debuginfod", path=config.environment["PATH"]):
+    config.available_features.add("debuginfod")

@@ -30,7 +30,7 @@ if [ -z "${NO_APT:-}" ]; then
     "clang-$ver" "llvm-$ver-dev" "libclang-$ver-dev" "llvm-$ver-tools" \
     "libclang-rt-$ver-dev" libbpf-dev bpftool libelf-dev zlib1g-dev \
     linux-libc-dev gcc libc6-dev cmake ninja-build pkg-config python3 file \
-    binutils >/dev/null
+    binutils debuginfod >/dev/null
 fi
 
 # uprobes and bpf_printk need tracefs.

@@ -13,6 +13,15 @@
 /// For the kernel (kprobes without an explicit path) the running kernel's
 /// build-id (/sys/kernel/notes) selects /usr/lib/debug/boot/vmlinux-$(uname
 /// -r) or the build-id path; modules by /sys/module/<m>/notes.
+///
+/// Every candidate is checked before it is used (exists, is ELF, has
+/// .debug_info, CRC and build-id match) and every rejection is kept, so the
+/// error for "nothing found" names each place tried and why it was refused.
+/// Opening is lazy: the DWARFContext is created but no unit is parsed.
+/// debuginfod is reached through LLVM's client program
+/// (llvm-debuginfod-find, else elfutils' debuginfod-find) run as a
+/// subprocess: the libLLVM.so that clang loads the plugin into does not
+/// contain the LLVMDebuginfod library.
 //===----------------------------------------------------------------------===//
 
 #ifndef BPFPROBE_RESOLVE_DEBUGINFOFINDER_H
@@ -44,14 +53,24 @@ struct ElfSymbol {
 /// The probed binary and the DWARF describing it, opened together.
 class DebugInfo {
 public:
-  /// Path of the probed binary or kernel image as the user named it.
+  /// Path of the probed binary as the user named it; for the kernel
+  /// "vmlinux" or the module's name.
   const std::string &targetPath() const { return TargetPath; }
   /// Path of the file the DWARF was read from (may equal targetPath()).
   const std::string &debugPath() const { return DebugPath; }
   /// Hex NT_GNU_BUILD_ID of the debug file ("" if it has none).
   const std::string &buildId() const { return BuildId; }
+  /// Hex build-id of what is probed: the target binary's, or the running
+  /// kernel's/module's (from /sys) when found by it; what the runtime checks
+  /// before attaching. Equal to buildId() whenever both are known.
+  const std::string &targetBuildId() const { return TargetBuildId; }
+  /// Which symbol table findSymbol() reads, for diagnostics (".symtab of
+  /// ./srv", ".dynsym of ./srv", ".symtab of the debug file /x.debug").
+  const std::string &symbolTable() const { return SymbolTable; }
   /// How the debug file was found ("explicit path", "the binary itself",
-  /// ".gnu_debuglink", "build-id directory", "debuginfod").
+  /// ".gnu_debuglink", "build-id directory", "debuginfod", and for the
+  /// kernel "kernel image path": <root>/boot/vmlinux-<release> and the like,
+  /// or a module's .ko below <root>/lib/modules/<release>/).
   const std::string &foundBy() const { return FoundBy; }
 
   llvm::DWARFContext &dwarf() { return *Dwarf; }
@@ -60,14 +79,19 @@ public:
   /// The target binary as an object (symbol table, instruction bytes).
   const llvm::object::ObjectFile &targetObject() const { return *TargetObj; }
 
-  /// Looks a function symbol up by name in the target's symbol tables
-  /// (.symtab, else .dynsym); for duplicates (local statics) returns all.
+  /// Looks a symbol up by name in the target's symbol table (.symtab; for
+  /// a stripped binary the verified debug file's .symtab, which has the
+  /// same addresses; else .dynsym); for duplicates (local statics) returns
+  /// all. Functions and data objects both: check IsFunction.
   std::vector<ElfSymbol> findSymbol(llvm::StringRef Name) const;
-  /// The function symbol containing Address, if any.
+  /// The function symbol containing Address, if any (a zero-size symbol
+  /// contains only its own address). In a relocatable module (.ko)
+  /// addresses are section offsets, so this is only meaningful in .text.
   std::optional<ElfSymbol> symbolAt(uint64_t Address) const;
 
   // Implementation detail, filled by findDebugInfo().
   std::string TargetPath, DebugPath, BuildId, FoundBy;
+  std::string TargetBuildId, SymbolTable;
   llvm::object::OwningBinary<llvm::object::ObjectFile> TargetBin, DebugBin;
   const llvm::object::ObjectFile *TargetObj = nullptr;
   const llvm::object::ObjectFile *DebugObj = nullptr;
@@ -81,13 +105,29 @@ struct FinderOptions {
   bool UseDebuginfod = true; ///< consult DEBUGINFOD_URLS
   /// Root for /usr/lib/debug lookups (tests point it elsewhere).
   std::string DebugRoot = "/usr/lib/debug";
+  /// The debuginfod client program; "" searches for llvm-debuginfod-find
+  /// (beside the running executable, in /usr/lib/llvm-<major>/bin, on PATH),
+  /// then elfutils' debuginfod-find on PATH.
+  std::string DebuginfodClient;
+  /// Where the running kernel's and modules' build-ids are read
+  /// (<SysfsRoot>/kernel/notes, <SysfsRoot>/module/<m>/notes/); tests
+  /// point it at a fake tree.
+  std::string SysfsRoot = "/sys";
+  /// The running kernel's release; "" asks uname(2).
+  std::string KernelRelease;
 };
 
 /// Opens the target and its debug info. Target is the binary path of a user
-/// probe or "" / a module name for the kernel. The error lists every place
-/// that was tried ("no debug info for ./srv: not in the binary; no
-/// .gnu_debuglink; /usr/lib/debug/.build-id/ab/cdef.debug: not found;
-/// DEBUGINFOD_URLS not set").
+/// probe or "" / "vmlinux" / a module name for the kernel. Without an
+/// explicit path, a kernel image or module must match the running one's
+/// build-id; an explicit path must match the target binary's build-id when
+/// both have one (a kernel image given explicitly may be for another
+/// machine: the runtime checks it before attaching). The error lists every
+/// place that was tried and why it was refused ("no debug info for ./srv:
+/// ./srv: no .debug_info in the binary; ./srv: no .gnu_debuglink;
+/// /usr/lib/debug/.build-id/ab/cdef.debug: not found; DEBUGINFOD_URLS not
+/// set; pass -fplugin-arg-bpfprobe-debuginfo=PATH or install the
+/// -dbgsym/-dbg package").
 llvm::Expected<std::unique_ptr<DebugInfo>>
 findDebugInfo(llvm::StringRef Target, bool Kernel, const FinderOptions &Opts);
 

@@ -1,0 +1,794 @@
+//===- DebugInfoFinder.cpp - Locate and open the DWARF of a target --------===//
+//
+/// \file
+/// Implements the search described in DebugInfoFinder.h. Each source
+/// produces candidate files; a candidate is accepted only after it has been
+/// opened as ELF and checked (CRC for .gnu_debuglink, build-id against the
+/// target or the running kernel, .debug_info present), and every refusal is
+/// recorded as "place: reason" so that the final error lists them all.
+/// Only the ELF headers, the notes, .gnu_debuglink and the symbol tables are
+/// read here; the DWARF is left to DWARFContext, which parses units lazily.
+//===----------------------------------------------------------------------===//
+
+#include "Resolve/DebugInfoFinder.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Object/BuildID.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/CRC.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+#include <sys/utsname.h>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace bpfprobe {
+
+std::vector<ElfSymbol> DebugInfo::findSymbol(StringRef Name) const {
+  std::vector<ElfSymbol> Found;
+  auto Range = SymbolsByName.equal_range(Name.str());
+  for (auto It = Range.first; It != Range.second; ++It)
+    Found.push_back(It->second);
+  return Found;
+}
+
+std::optional<ElfSymbol> DebugInfo::symbolAt(uint64_t Address) const {
+  auto It = FunctionsByAddress.upper_bound(Address);
+  if (It == FunctionsByAddress.begin())
+    return std::nullopt;
+  --It;
+  const ElfSymbol &S = It->second;
+  if (Address == S.Address || Address - S.Address < S.Size)
+    return S;
+  return std::nullopt;
+}
+
+namespace {
+
+Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+/// The hint every "not found" error ends with.
+constexpr const char *UserHint =
+    "pass -fplugin-arg-bpfprobe-debuginfo=PATH or install the -dbgsym/-dbg "
+    "package";
+
+/// An opened candidate file.
+using OwnedObject = OwningBinary<ObjectFile>;
+
+/// What a candidate must satisfy beyond being ELF with DWARF.
+struct Expectation {
+  /// Build-id it must carry ("" = unknown, not checked).
+  std::string BuildId;
+  /// Whose build-id that is, for the message ("the binary's",
+  /// "the running kernel's").
+  std::string Whose;
+  /// CRC32 the whole file must have (.gnu_debuglink).
+  std::optional<uint32_t> Crc;
+  /// The file must have a .symtab (a kernel image or module serves as its
+  /// own target).
+  bool NeedSymtab = false;
+};
+
+std::optional<SectionRef> findSection(const ObjectFile &Obj, StringRef Name) {
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> N = S.getName();
+    if (!N) {
+      consumeError(N.takeError());
+      continue;
+    }
+    if (*N == Name)
+      return S;
+  }
+  return std::nullopt;
+}
+
+bool hasSymtab(const ObjectFile &Obj) {
+  for (const SectionRef &S : Obj.sections())
+    if (ELFSectionRef(S).getType() == ELF::SHT_SYMTAB)
+      return true;
+  return false;
+}
+
+/// A .debug_info (or compressed .zdebug_info) with contents.
+bool hasDwarf(const ObjectFile &Obj) {
+  for (StringRef Name : {".debug_info", ".zdebug_info"}) {
+    std::optional<SectionRef> S = findSection(Obj, Name);
+    if (S && S->getSize() && ELFSectionRef(*S).getType() != ELF::SHT_NOBITS)
+      return true;
+  }
+  return false;
+}
+
+std::string lowerFirst(std::string M) {
+  if (!M.empty())
+    M[0] = toLower(M[0]);
+  return M;
+}
+
+/// Lower-cases the first letter of an LLVM error message and drops a
+/// trailing period, to fit into our own sentences.
+std::string quietMessage(Error E) {
+  std::string M = lowerFirst(toString(std::move(E)));
+  while (!M.empty() && (M.back() == '.' || M.back() == '\n'))
+    M.pop_back();
+  return M;
+}
+
+/// Opens Path as an ELF object. On failure returns the reason, phrased for
+/// the list of places tried.
+Expected<OwnedObject> openElf(StringRef Path) {
+  if (!sys::fs::exists(Path))
+    return makeError("not found");
+  if (sys::fs::is_directory(Path))
+    return makeError("is a directory, expected an ELF file");
+  Expected<OwnedObject> Bin = ObjectFile::createObjectFile(Path);
+  if (!Bin)
+    return makeError("not an ELF file (" + quietMessage(Bin.takeError()) + ")");
+  if (!Bin->getBinary()->isELF())
+    return makeError("not an ELF file");
+  return Bin;
+}
+
+/// The file name and CRC of a .gnu_debuglink section.
+struct DebugLink {
+  std::string Name;
+  uint32_t Crc = 0;
+};
+
+/// Reads .gnu_debuglink: the file name, NUL, padding to 4, then the CRC in
+/// the file's byte order. std::nullopt if absent; an error if malformed.
+Expected<std::optional<DebugLink>> readDebugLink(const ObjectFile &Obj) {
+  std::optional<SectionRef> S = findSection(Obj, ".gnu_debuglink");
+  if (!S)
+    return std::nullopt;
+  Expected<StringRef> Contents = S->getContents();
+  if (!Contents)
+    return makeError("unreadable .gnu_debuglink (" +
+                     quietMessage(Contents.takeError()) + ")");
+  StringRef Data = *Contents;
+  size_t Nul = Data.find('\0');
+  if (Nul == StringRef::npos || Nul == 0)
+    return makeError("malformed .gnu_debuglink (no file name)");
+  size_t CrcOff = alignTo(Nul + 1, 4);
+  if (CrcOff + 4 > Data.size())
+    return makeError("malformed .gnu_debuglink (no CRC after the name)");
+  DebugLink L;
+  L.Name = Data.substr(0, Nul).str();
+  const char *P = Data.data() + CrcOff;
+  L.Crc = Obj.isLittleEndian()
+              ? support::endian::read32<llvm::endianness::little>(P)
+              : support::endian::read32<llvm::endianness::big>(P);
+  return L;
+}
+
+std::string hex32(uint32_t V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << format_hex(V, 10);
+  return S;
+}
+
+/// Finds the NT_GNU_BUILD_ID in a raw note stream (an SHT_NOTE section, or
+/// /sys/kernel/notes and /sys/module/<m>/notes/.note.gnu.build-id, which are
+/// in host byte order).
+std::string buildIdFromNotes(StringRef Data,
+                             bool LittleEndian = sys::IsLittleEndianHost) {
+  size_t Off = 0;
+  auto Read32 = [&](size_t At) {
+    const char *P = Data.data() + At;
+    return LittleEndian ? support::endian::read32<llvm::endianness::little>(P)
+                        : support::endian::read32<llvm::endianness::big>(P);
+  };
+  while (Off + 12 <= Data.size()) {
+    uint32_t NameSz = Read32(Off), DescSz = Read32(Off + 4),
+             Type = Read32(Off + 8);
+    size_t NameOff = Off + 12;
+    size_t DescOff = NameOff + alignTo(NameSz, 4);
+    size_t Next = DescOff + alignTo(DescSz, 4);
+    if (DescOff > Data.size() || DescOff + DescSz > Data.size() || Next < Off)
+      break;
+    if (Type == ELF::NT_GNU_BUILD_ID && NameSz == 4 &&
+        Data.substr(NameOff, 4) == StringRef("GNU\0", 4))
+      return toHex(Data.substr(DescOff, DescSz), /*LowerCase=*/true);
+    Off = Next;
+  }
+  return "";
+}
+
+/// The symbol tables of one ELF object into the two maps of DebugInfo.
+void readSymbols(const ELFObjectFileBase &Obj, bool Dynamic,
+                 std::multimap<std::string, ElfSymbol> &ByName,
+                 std::map<uint64_t, ElfSymbol> &Functions) {
+  auto Add = [&](const ELFSymbolRef &Sym) {
+    uint8_t Type = Sym.getELFType();
+    if (Type != ELF::STT_FUNC && Type != ELF::STT_GNU_IFUNC &&
+        Type != ELF::STT_OBJECT && Type != ELF::STT_TLS &&
+        Type != ELF::STT_NOTYPE)
+      return;
+    Expected<uint32_t> Flags = Sym.getFlags();
+    if (!Flags) {
+      consumeError(Flags.takeError());
+      return;
+    }
+    if (*Flags & (SymbolRef::SF_Undefined | SymbolRef::SF_Absolute |
+                  SymbolRef::SF_FormatSpecific))
+      return;
+    Expected<StringRef> Name = Sym.getName();
+    Expected<uint64_t> Addr = Sym.getAddress();
+    if (!Name || !Addr || Name->empty()) {
+      if (!Name)
+        consumeError(Name.takeError());
+      if (!Addr)
+        consumeError(Addr.takeError());
+      return;
+    }
+    ElfSymbol E;
+    E.Name = Name->str();
+    E.Address = *Addr;
+    E.Size = Sym.getSize();
+    E.IsFunction = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
+    if (E.IsFunction) {
+      // Aliases share an address: keep a sized global one over a local.
+      auto [It, New] = Functions.try_emplace(E.Address, E);
+      if (!New &&
+          ((It->second.Size == 0 && E.Size != 0) ||
+           (Sym.getBinding() == ELF::STB_GLOBAL && It->second.Size <= E.Size)))
+        It->second = E;
+    }
+    ByName.emplace(E.Name, std::move(E));
+  };
+  if (Dynamic) {
+    for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
+      Add(Sym);
+  } else {
+    for (const ELFSymbolRef &Sym : Obj.symbols())
+      Add(Sym);
+  }
+}
+
+/// The search itself: candidates in order, each checked, each refusal kept.
+class Finder {
+public:
+  Finder(const FinderOptions &Opts) : Opts(Opts) {}
+
+  Expected<std::unique_ptr<DebugInfo>> findUser(StringRef Target);
+  Expected<std::unique_ptr<DebugInfo>> findKernel(StringRef Module);
+
+private:
+  const FinderOptions &Opts;
+  /// "place: reason" for every candidate refused so far.
+  std::vector<std::string> Tried;
+
+  void reject(const Twine &Place, const Twine &Reason) {
+    Tried.push_back((Place + ": " + Reason).str());
+  }
+  std::string triedList() const { return join(Tried, "; "); }
+
+  /// Opens Path and checks it against Want; on refusal records why.
+  std::optional<OwnedObject> tryCandidate(StringRef Path, StringRef Place,
+                                          const Expectation &Want);
+  /// Why Obj is not acceptable, "" if it is.
+  std::string checkCandidate(const ObjectFile &Obj, const Expectation &Want);
+
+  /// <root>/.build-id/xx/yyyy.debug
+  std::string buildIdPath(StringRef Id) const;
+  /// Asks a debuginfod server for the debug file of Id; std::nullopt after
+  /// recording why not.
+  std::optional<std::string> askDebuginfod(StringRef Id);
+  /// The client program to run, or "" after recording why none.
+  std::string findDebuginfodClient();
+
+  Expected<std::unique_ptr<DebugInfo>> finish(std::unique_ptr<DebugInfo> DI,
+                                              OwnedObject Debug,
+                                              StringRef DebugPath,
+                                              StringRef FoundBy);
+};
+
+std::string Finder::checkCandidate(const ObjectFile &Obj,
+                                   const Expectation &Want) {
+  if (Want.Crc) {
+    uint32_t Crc = crc32(arrayRefFromStringRef(Obj.getData()));
+    if (Crc != *Want.Crc)
+      return "CRC mismatch: .gnu_debuglink expects " + hex32(*Want.Crc) +
+             ", the file has " + hex32(Crc) +
+             " (a debug file from another build)";
+  }
+  std::string Id = readBuildId(Obj);
+  if (!Want.BuildId.empty() && !Id.empty() && Id != Want.BuildId)
+    return "build-id " + Id + " does not match " + Want.Whose + " " +
+           Want.BuildId;
+  if (!Want.BuildId.empty() && Id.empty() && !Want.Crc)
+    return "no build-id to check against " + Want.Whose + " " + Want.BuildId;
+  if (!hasDwarf(Obj))
+    return "no .debug_info (expected DWARF; was it stripped?)";
+  if (Want.NeedSymtab && !hasSymtab(Obj))
+    return "no .symtab (expected a symbol table)";
+  return "";
+}
+
+std::optional<OwnedObject> Finder::tryCandidate(StringRef Path, StringRef Place,
+                                                const Expectation &Want) {
+  std::string Where =
+      Place.empty() ? Path.str() : (Path + " (" + Place + ")").str();
+  Expected<OwnedObject> Bin = openElf(Path);
+  if (!Bin) {
+    reject(Where, quietMessage(Bin.takeError()));
+    return std::nullopt;
+  }
+  std::string Why = checkCandidate(*Bin->getBinary(), Want);
+  if (!Why.empty()) {
+    reject(Where, Why);
+    return std::nullopt;
+  }
+  return std::move(*Bin);
+}
+
+std::string Finder::buildIdPath(StringRef Id) const {
+  SmallString<256> P(Opts.DebugRoot);
+  sys::path::append(P, ".build-id", Id.take_front(2),
+                    Id.drop_front(2) + ".debug");
+  return std::string(P);
+}
+
+std::string Finder::findDebuginfodClient() {
+  if (!Opts.DebuginfodClient.empty()) {
+    if (sys::path::has_parent_path(Opts.DebuginfodClient)) {
+      if (sys::fs::can_execute(Opts.DebuginfodClient))
+        return Opts.DebuginfodClient;
+    } else if (ErrorOr<std::string> P =
+                   sys::findProgramByName(Opts.DebuginfodClient)) {
+      return *P;
+    }
+    reject("debuginfod", "client '" + Opts.DebuginfodClient +
+                             "' not found or not executable");
+    return "";
+  }
+  // LLVM's own client: beside the running clang (or tool), in the LLVM this
+  // was built against, on PATH; then the elfutils one.
+  SmallVector<std::string, 2> Dirs;
+  std::string Self = sys::fs::getMainExecutable(nullptr, nullptr);
+  if (!Self.empty())
+    Dirs.push_back(sys::path::parent_path(Self).str());
+  Dirs.push_back("/usr/lib/llvm-" + std::to_string(LLVM_VERSION_MAJOR) +
+                 "/bin");
+  SmallVector<StringRef, 2> DirRefs(Dirs.begin(), Dirs.end());
+  for (std::string Name :
+       {std::string("llvm-debuginfod-find"),
+        "llvm-debuginfod-find-" + std::to_string(LLVM_VERSION_MAJOR)}) {
+    if (ErrorOr<std::string> P = sys::findProgramByName(Name, DirRefs))
+      return *P;
+    if (ErrorOr<std::string> P = sys::findProgramByName(Name))
+      return *P;
+  }
+  if (ErrorOr<std::string> P = sys::findProgramByName("debuginfod-find"))
+    return *P;
+  reject("debuginfod", "no client program (expected llvm-debuginfod-find "
+                       "from LLVM, or debuginfod-find from elfutils)");
+  return "";
+}
+
+/// The last non-empty line of a file, trimmed; "" if none.
+std::string lastLine(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  StringRef Text = (*Buf)->getBuffer().rtrim();
+  size_t NL = Text.rfind('\n');
+  return Text.substr(NL == StringRef::npos ? 0 : NL + 1).trim().str();
+}
+
+std::optional<std::string> Finder::askDebuginfod(StringRef Id) {
+  if (!Opts.UseDebuginfod) {
+    reject("debuginfod", "not consulted (disabled)");
+    return std::nullopt;
+  }
+  std::optional<std::string> Urls = sys::Process::GetEnv("DEBUGINFOD_URLS");
+  if (!Urls || StringRef(*Urls).trim().empty()) {
+    Tried.push_back("DEBUGINFOD_URLS not set");
+    return std::nullopt;
+  }
+  std::string Where = "debuginfod (" + StringRef(*Urls).trim().str() + ")";
+  if (Id.empty()) {
+    reject(Where, "not asked: the binary has no build-id");
+    return std::nullopt;
+  }
+  std::string Client = findDebuginfodClient();
+  if (Client.empty())
+    return std::nullopt;
+
+  SmallString<128> OutPath, ErrPath;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("bpfprobe-debuginfod", "out", OutPath)) {
+    reject(Where, "cannot create a temporary file: " + EC.message());
+    return std::nullopt;
+  }
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("bpfprobe-debuginfod", "err", ErrPath)) {
+    sys::fs::remove(OutPath);
+    reject(Where, "cannot create a temporary file: " + EC.message());
+    return std::nullopt;
+  }
+  bool Elfutils = sys::path::filename(Client).starts_with("debuginfod-find");
+  SmallVector<StringRef, 4> Args = {Client};
+  if (Elfutils)
+    Args.append({"debuginfo", Id});
+  else
+    Args.append({"--debuginfo", Id});
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
+                                          StringRef(ErrPath)};
+  std::string ExecError;
+  // The client has its own timeout (DEBUGINFOD_TIMEOUT).
+  int RC =
+      sys::ExecuteAndWait(Client, Args, std::nullopt, Redirects,
+                          /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ExecError);
+  std::string Out = lastLine(OutPath), Err = lastLine(ErrPath);
+  sys::fs::remove(OutPath);
+  sys::fs::remove(ErrPath);
+  if (RC != 0 || Out.empty()) {
+    std::string Why =
+        RC < 0 ? "could not run " + Client + ": " + lowerFirst(ExecError)
+               : "build-id " + Id.str() + " not found by " + Client;
+    if (RC >= 0 && !Err.empty())
+      Why += " (" + Err + ")";
+    reject(Where, Why);
+    return std::nullopt;
+  }
+  return Out;
+}
+
+Expected<std::unique_ptr<DebugInfo>>
+Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
+               StringRef DebugPath, StringRef FoundBy) {
+  DI->DebugPath = DebugPath.str();
+  DI->FoundBy = FoundBy.str();
+  if (Debug.getBinary()) {
+    DI->DebugBin = std::move(Debug);
+    DI->DebugObj = DI->DebugBin.getBinary();
+  } else {
+    DI->DebugObj = DI->TargetObj;
+  }
+  DI->BuildId = readBuildId(*DI->DebugObj);
+  if (DI->TargetBuildId.empty())
+    DI->TargetBuildId = DI->BuildId;
+
+  // Symbols: the target's .symtab; for a stripped target the (verified)
+  // debug file's, whose addresses are the same; else the target's .dynsym.
+  const auto &Target = cast<ELFObjectFileBase>(*DI->TargetObj);
+  const auto &DebugElf = cast<ELFObjectFileBase>(*DI->DebugObj);
+  if (hasSymtab(Target)) {
+    readSymbols(Target, /*Dynamic=*/false, DI->SymbolsByName,
+                DI->FunctionsByAddress);
+    DI->SymbolTable = ".symtab of " + DI->TargetPath;
+  } else if (DI->DebugObj != DI->TargetObj && hasSymtab(DebugElf)) {
+    readSymbols(DebugElf, /*Dynamic=*/false, DI->SymbolsByName,
+                DI->FunctionsByAddress);
+    DI->SymbolTable = ".symtab of the debug file " + DI->DebugPath;
+  } else {
+    readSymbols(Target, /*Dynamic=*/true, DI->SymbolsByName,
+                DI->FunctionsByAddress);
+    DI->SymbolTable = ".dynsym of " + DI->TargetPath;
+  }
+
+  // Lazy: creating the context reads the section table only; units are
+  // parsed on first use.
+  DI->Dwarf = DWARFContext::create(*DI->DebugObj);
+  return std::move(DI);
+}
+
+Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
+  if (Target.empty())
+    return makeError("no probe target: expected the path of the probed "
+                     "binary");
+  auto DI = std::make_unique<DebugInfo>();
+  DI->TargetPath = Target.str();
+  Expected<OwnedObject> TargetBin = openElf(Target);
+  if (!TargetBin)
+    return makeError("cannot open the probed binary '" + Target +
+                     "': " + quietMessage(TargetBin.takeError()) +
+                     "; expected the path of an ELF executable or shared "
+                     "library");
+  DI->TargetBin = std::move(*TargetBin);
+  DI->TargetObj = DI->TargetBin.getBinary();
+  const ObjectFile &TObj = *DI->TargetObj;
+  DI->TargetBuildId = readBuildId(TObj);
+  std::string BinId = DI->TargetBuildId;
+
+  Expectation ByBuildId;
+  ByBuildId.BuildId = BinId;
+  ByBuildId.Whose = "the binary's";
+
+  // 1. The explicit path: the user said so, so a refusal is final.
+  if (!Opts.ExplicitPath.empty()) {
+    Expected<OwnedObject> Bin = openElf(Opts.ExplicitPath);
+    if (!Bin)
+      return makeError("debug info '" + Opts.ExplicitPath +
+                       "' given by -fplugin-arg-bpfprobe-debuginfo: " +
+                       quietMessage(Bin.takeError()));
+    std::string Id = readBuildId(*Bin->getBinary());
+    if (!BinId.empty() && !Id.empty() && Id != BinId)
+      return makeError("debug info '" + Opts.ExplicitPath + "' has build-id " +
+                       Id + ", but " + Target + " has build-id " + BinId +
+                       "; pass the debug file built with this binary");
+    if (!hasDwarf(*Bin->getBinary()))
+      return makeError("debug info '" + Opts.ExplicitPath +
+                       "' has no .debug_info; expected a binary built with "
+                       "-g or its separate .debug file");
+    return finish(std::move(DI), std::move(*Bin), Opts.ExplicitPath,
+                  "explicit path");
+  }
+
+  // 2. The binary itself.
+  if (hasDwarf(TObj))
+    return finish(std::move(DI), OwnedObject(), Target, "the binary itself");
+  reject(Target, "no .debug_info in the binary");
+
+  // 3. .gnu_debuglink: next to the binary, in .debug/, under the root.
+  Expected<std::optional<DebugLink>> Link = readDebugLink(TObj);
+  if (!Link) {
+    reject(Target, quietMessage(Link.takeError()));
+  } else if (!*Link) {
+    reject(Target, "no .gnu_debuglink");
+  } else {
+    Expectation ByCrc = ByBuildId;
+    ByCrc.Crc = (*Link)->Crc;
+    SmallString<256> Dir;
+    if (sys::fs::real_path(Target, Dir))
+      Dir = Target;
+    sys::path::remove_filename(Dir);
+    if (Dir.empty())
+      Dir = ".";
+    SmallString<256> Self, Beside(Dir), InDotDebug(Dir), UnderRoot;
+    sys::path::append(Beside, (*Link)->Name);
+    sys::path::append(InDotDebug, ".debug", (*Link)->Name);
+    sys::fs::real_path(Target, Self);
+    UnderRoot = Opts.DebugRoot;
+    if (sys::path::is_absolute(Dir))
+      sys::path::append(UnderRoot, sys::path::relative_path(Dir));
+    sys::path::append(UnderRoot, (*Link)->Name);
+    for (StringRef Path :
+         {StringRef(Beside), StringRef(InDotDebug), StringRef(UnderRoot)}) {
+      if (Path == StringRef(Self)) {
+        reject(Path, ".gnu_debuglink names the binary itself");
+        continue;
+      }
+      if (std::optional<OwnedObject> Bin =
+              tryCandidate(Path, ".gnu_debuglink", ByCrc))
+        return finish(std::move(DI), std::move(*Bin), Path, ".gnu_debuglink");
+    }
+  }
+
+  // 4. The build-id directory.
+  if (BinId.empty()) {
+    reject(Target, "no build-id, so no build-id directory or debuginfod "
+                   "look-up (link with -Wl,--build-id)");
+  } else {
+    std::string Path = buildIdPath(BinId);
+    if (std::optional<OwnedObject> Bin = tryCandidate(Path, "", ByBuildId))
+      return finish(std::move(DI), std::move(*Bin), Path, "build-id directory");
+  }
+
+  // 5. debuginfod.
+  if (!BinId.empty()) {
+    if (std::optional<std::string> Path = askDebuginfod(BinId))
+      if (std::optional<OwnedObject> Bin =
+              tryCandidate(*Path, "from debuginfod", ByBuildId))
+        return finish(std::move(DI), std::move(*Bin), *Path, "debuginfod");
+  }
+
+  return makeError("no debug info for " + Target + ": " + triedList() + "; " +
+                   UserHint);
+}
+
+/// The running kernel's release, as uname -r prints it.
+std::string kernelRelease(const FinderOptions &Opts) {
+  if (!Opts.KernelRelease.empty())
+    return Opts.KernelRelease;
+  struct utsname U;
+  if (uname(&U) != 0)
+    return "";
+  return U.release;
+}
+
+/// Module names are compared with '-' and '_' treated alike, as modprobe
+/// does.
+std::string normalizeModuleName(StringRef Name) {
+  std::string S = Name.str();
+  std::replace(S.begin(), S.end(), '-', '_');
+  return S;
+}
+
+Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
+  bool IsModule = !Module.empty() && Module != "vmlinux";
+  if (IsModule && (Module.contains('/') || Module.contains(':')))
+    return makeError("'" + Module +
+                     "' is not a kernel module name; expected "
+                     "a name as /sys/module lists it (e.g. 'xfs')");
+  std::string Release = kernelRelease(Opts);
+  std::string What = IsModule ? "module " + Module.str() : "the kernel";
+
+  // The running kernel's (or module's) build-id.
+  SmallString<256> Notes(Opts.SysfsRoot);
+  if (IsModule)
+    sys::path::append(Notes, "module", normalizeModuleName(Module), "notes",
+                      ".note.gnu.build-id");
+  else
+    sys::path::append(Notes, "kernel", "notes");
+  std::string RunningId, NotesError;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> NotesBuf =
+      MemoryBuffer::getFileAsStream(Notes);
+  if (!NotesBuf)
+    NotesError = lowerFirst(NotesBuf.getError().message());
+  else if ((RunningId = buildIdFromNotes((*NotesBuf)->getBuffer())).empty())
+    NotesError = "no NT_GNU_BUILD_ID note";
+
+  auto DI = std::make_unique<DebugInfo>();
+  DI->TargetPath = IsModule ? Module.str() : "vmlinux";
+  DI->TargetBuildId = RunningId;
+
+  auto Adopt = [&](OwnedObject Bin, StringRef Path, StringRef FoundBy) {
+    DI->TargetBin = std::move(Bin);
+    DI->TargetObj = DI->TargetBin.getBinary();
+    if (DI->TargetBuildId.empty() || !Opts.ExplicitPath.empty())
+      DI->TargetBuildId = readBuildId(*DI->TargetObj);
+    return finish(std::move(DI), OwnedObject(), Path, FoundBy);
+  };
+
+  // 1. The explicit path: may be for another machine, so it is not checked
+  // against the running kernel (the runtime does that before attaching).
+  if (!Opts.ExplicitPath.empty()) {
+    Expected<OwnedObject> Bin = openElf(Opts.ExplicitPath);
+    if (!Bin)
+      return makeError("debug info '" + Opts.ExplicitPath +
+                       "' given by -fplugin-arg-bpfprobe-debuginfo: " +
+                       quietMessage(Bin.takeError()) + "; expected an ELF " +
+                       (IsModule ? "module .ko" : "vmlinux") +
+                       " with symbols and DWARF");
+    const ObjectFile &Obj = *Bin->getBinary();
+    if (!hasSymtab(Obj) || !hasDwarf(Obj))
+      return makeError(
+          "debug info '" + Opts.ExplicitPath + "' has no " +
+          (hasSymtab(Obj) ? ".debug_info" : ".symtab") + "; expected an ELF " +
+          (IsModule ? "module .ko" : "vmlinux") +
+          " with symbols and DWARF (/boot/vmlinuz is compressed and has "
+          "neither; the linux-image-" +
+          (Release.empty() ? "VERSION" : Release) +
+          "-dbg package has /usr/lib/debug/boot/vmlinux-" +
+          (Release.empty() ? "VERSION" : Release) + ")");
+    return Adopt(std::move(*Bin), Opts.ExplicitPath, "explicit path");
+  }
+
+  std::string PackageHint =
+      Release.empty()
+          ? std::string(UserHint)
+          : "install linux-image-" + Release + "-dbg (it provides " +
+                (IsModule ? "/usr/lib/debug/lib/modules/" + Release + "/"
+                          : "/usr/lib/debug/boot/vmlinux-" + Release) +
+                ") or pass -fplugin-arg-bpfprobe-debuginfo=PATH to an ELF " +
+                (IsModule ? "module .ko" : "vmlinux") +
+                " with symbols and DWARF";
+
+  // Without the running build-id nothing found could be proven to match.
+  if (IsModule && !NotesBuf) {
+    SmallString<256> ModDir(Opts.SysfsRoot);
+    sys::path::append(ModDir, "module", normalizeModuleName(Module));
+    if (!sys::fs::is_directory(ModDir))
+      return makeError("module " + Module + " is not loaded (no " + ModDir +
+                       "); load it (modprobe " + Module +
+                       ") or pass -fplugin-arg-bpfprobe-debuginfo=PATH to "
+                       "its .ko with symbols and DWARF");
+    sys::path::append(ModDir, "notes");
+    if (!sys::fs::is_directory(ModDir))
+      return makeError("module " + Module + " is built into the kernel (no " +
+                       ModDir +
+                       "); probe its functions as kernel symbols "
+                       "(kprobe/SYMBOL, without the module name)");
+  }
+  if (!NotesError.empty())
+    return makeError("cannot find debug info for " + What +
+                     " without the running build-id: " + Notes + ": " +
+                     NotesError + "; " + PackageHint);
+
+  Expectation Want;
+  Want.BuildId = RunningId;
+  Want.Whose = IsModule ? "the loaded module's" : "the running kernel's";
+  Want.NeedSymtab = true;
+
+  std::vector<std::string> Paths;
+  if (!IsModule && !Release.empty()) {
+    SmallString<256> P(Opts.DebugRoot);
+    sys::path::append(P, "boot", "vmlinux-" + Release);
+    Paths.push_back(std::string(P));
+    P = Opts.DebugRoot;
+    sys::path::append(P, "lib", "modules", Release, "vmlinux");
+    Paths.push_back(std::string(P));
+    if (Opts.DebugRoot == FinderOptions().DebugRoot) {
+      Paths.push_back("/boot/vmlinux-" + Release);
+      Paths.push_back("/lib/modules/" + Release + "/build/vmlinux");
+    }
+  }
+  Paths.push_back(buildIdPath(RunningId));
+  for (const std::string &Path : Paths)
+    if (std::optional<OwnedObject> Bin = tryCandidate(Path, "", Want))
+      return Adopt(std::move(*Bin), Path,
+                   StringRef(Path).contains("/.build-id/")
+                       ? "build-id directory"
+                       : "kernel image path");
+
+  // A module's .ko under <root>/lib/modules/<release>/, at any depth.
+  if (IsModule && !Release.empty()) {
+    SmallString<256> Dir(Opts.DebugRoot);
+    sys::path::append(Dir, "lib", "modules", Release);
+    std::string ModuleFile = normalizeModuleName(Module) + ".ko";
+    bool Seen = false;
+    std::error_code EC;
+    for (sys::fs::recursive_directory_iterator It(Dir, EC), End;
+         !EC && It != End; It.increment(EC)) {
+      if (normalizeModuleName(sys::path::filename(It->path())) != ModuleFile)
+        continue;
+      Seen = true;
+      std::string Path = It->path();
+      if (std::optional<OwnedObject> Bin = tryCandidate(Path, "", Want))
+        return Adopt(std::move(*Bin), Path, "kernel image path");
+    }
+    if (!Seen)
+      reject(Dir, "no " + Module + ".ko below it");
+  }
+
+  if (std::optional<std::string> Path = askDebuginfod(RunningId))
+    if (std::optional<OwnedObject> Bin =
+            tryCandidate(*Path, "from debuginfod", Want))
+      return Adopt(std::move(*Bin), *Path, "debuginfod");
+
+  return makeError("no debug info for " + What + " " + Release + " (build-id " +
+                   RunningId + "): " + triedList() + "; " + PackageHint);
+}
+
+} // namespace
+
+std::string readBuildId(const ObjectFile &Obj) {
+  // The PT_NOTE segments (what the kernel and the runtime read), else the
+  // SHT_NOTE sections: a relocatable module has no program headers.
+  BuildIDRef Id = getBuildID(&Obj);
+  if (!Id.empty())
+    return toHex(Id, /*LowerCase=*/true);
+  if (!Obj.isELF())
+    return "";
+  for (const SectionRef &S : Obj.sections()) {
+    if (ELFSectionRef(S).getType() != ELF::SHT_NOTE)
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      continue;
+    }
+    std::string Hex = buildIdFromNotes(*Contents, Obj.isLittleEndian());
+    if (!Hex.empty())
+      return Hex;
+  }
+  return "";
+}
+
+Expected<std::unique_ptr<DebugInfo>>
+findDebugInfo(StringRef Target, bool Kernel, const FinderOptions &Opts) {
+  Finder F(Opts);
+  if (Kernel)
+    return F.findKernel(Target);
+  return F.findUser(Target);
+}
+
+} // namespace bpfprobe
