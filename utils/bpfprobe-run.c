@@ -554,6 +554,16 @@ static void print_json_str(const char *s, size_t len)
 	putchar('"');
 }
 
+static bool is_number(const char *s)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	strtod(s, &end);
+	return !*end;
+}
+
 /*
  * One trace_pipe line:
  *   "  demo-4121  (   4121) [001] ...11  1234.567890: bpf_trace_printk: msg"
@@ -610,7 +620,12 @@ static void printk_line(struct printk_reader *r, char *line)
 		printf(",\"tid\":%ld", tid);
 		if (tgid > 0)
 			printf(",\"pid\":%ld", tgid);
-		printf(",\"cpu\":%d,\"time\":%s,\"msg\":", atoi(cpu), ts ? ts + 1 : "0");
+		printf(",\"cpu\":%d,\"time\":", atoi(cpu));
+		if (ts && is_number(ts + 1))
+			printf("%s", ts + 1);
+		else
+			printf("null");
+		printf(",\"msg\":");
 		print_json_str(msg, strlen(msg));
 		printf("}\n");
 	} else {
