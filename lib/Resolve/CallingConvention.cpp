@@ -129,7 +129,8 @@ classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
     Out.Size = 1;
   } else if (Base == "float" || Base == "double") {
     Out.Kind = ScalarType::Float;
-    Out.Size = Base == "float" ? 4 : (Longs ? 16 : 8);
+    Out.Size = Base == "float" ? 4 : (Longs ? ABI.LongDoubleSize : 8);
+    Out.Align = Base == "float" ? 4 : Longs ? ABI.LongDoubleAlign : ABI.DoubleAlign;
   } else if (Base == "void") {
     Out.Kind = ScalarType::Void;
   } else if (Base == "__int128") {
@@ -288,6 +289,7 @@ public:
     this->Text = T.Text;
     if (T.Kind == ScalarType::Aggregate)
       return aggregate(T);
+    IsFloat = T.Kind == ScalarType::Float;
     return scalar(T.Size, T.Align ? T.Align : T.Size);
   }
 
@@ -302,6 +304,7 @@ private:
   /// i386 regparm: a 64-bit value or aggregate went to the stack while a
   /// register was still free; compilers disagree about that register.
   bool RegparmSkipped = false;
+  bool IsFloat = false; ///< the scalar being placed is floating-point
   TextRange Range;
   std::string Text;
 
@@ -382,14 +385,19 @@ private:
     bool Wide = Size > W; // 64-bit on a 32-bit ABI
     switch (CC.Rule) {
     case ArgRule::PPC64ELFv2:
-    case ArgRule::MipsN64:
-      return wordPieces(Size, Align);
+    case ArgRule::MipsN64: {
+      // One doubleword: its register, or its stack slot.
+      unsigned Wd = Words++;
+      if (Wd < NRegs)
+        return reg(Wd);
+      return stackValue(wordStackOff(Wd), Size, 8);
+    }
     case ArgRule::I386Stack:
       // psABI 2.2: each argument in 4-byte units, no extra alignment.
       return stackValue(takeStack(Size, 4), Size, 4);
     case ArgRule::I386Regparm: {
       unsigned N = Wide ? 2 : 1;
-      if (N <= freeRegs()) {
+      if (!IsFloat && N <= freeRegs()) {
         if (RegparmSkipped)
           return refuse("with -mregparm=3, GCC passes it in the register a "
                         "previous 64-bit or aggregate argument left free, "
@@ -398,7 +406,7 @@ private:
         NextReg += N;
         return regPieces(NextReg - N, N, Size);
       }
-      if (freeRegs())
+      if (freeRegs() && !IsFloat)
         RegparmSkipped = true;
       return stackValue(takeStack(Size, 4), Size, 4);
     }
@@ -684,11 +692,33 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                        "not at " + Where +
                            "; fetch names with debug info: pass "
                            "-fplugin-arg-bpfprobe-debuginfo=PATH");
-      auto VT = valueTypeFor(In.Type, ABI, Arg.Range);
-      if (!VT)
-        return VT.takeError();
-      P.Type = *VT;
-      auto Loc = Alloc.next(In.Type, Arg.Range);
+      // Floating-point arguments: where the ABI passes them like integers
+      // (on the i386 stack, in arm base-standard core registers) their
+      // bits are fetched as an unsigned integer, shown in hex; elsewhere
+      // they are in FP registers and refused by name.
+      bool FloatBits = In.Type.Kind == ScalarType::Float &&
+                       (CC.Rule == ArgRule::I386Stack ||
+                        CC.Rule == ArgRule::I386Regparm ||
+                        CC.Rule == ArgRule::AAPCS32) &&
+                       (In.Type.Size == 4 || In.Type.Size == 8);
+      if (In.Type.Kind == ScalarType::Float && !FloatBits)
+        return errorAt(Arg.Range,
+                       "cannot fetch '" + In.Type.Text +
+                           "': floating-point arguments are passed in FP "
+                           "registers (" + CC.RuleRef +
+                           "), which struct pt_regs does not hold");
+      ScalarType LocType = In.Type;
+      if (FloatBits) {
+        P.Type.Kind = ValueType::Pointer; // the bits, printed as hex
+        P.Type.Size = In.Type.Size;
+        P.Type.Signed = false;
+      } else {
+        auto VT = valueTypeFor(In.Type, ABI, Arg.Range);
+        if (!VT)
+          return VT.takeError();
+        P.Type = *VT;
+      }
+      auto Loc = Alloc.next(LocType, Arg.Range);
       if (!Loc)
         return Loc.takeError();
       P.Expr = std::move(*Loc);
