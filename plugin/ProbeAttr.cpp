@@ -18,9 +18,12 @@
 
 #include "BPFProbe.h"
 #include "Plan/FetchPlan.h"
+#include "Resolve/DebugInfoFinder.h"
+#include "Resolve/DwarfResolver.h"
 #include "Resolve/Resolver.h"
 #include "Spec/ProbeSpec.h"
 #include "Target/ArchABI.h"
+#include "bpfprobe/metadata.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -34,6 +37,8 @@
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
 
 using namespace clang;
 using namespace llvm;
@@ -320,6 +325,8 @@ private:
   CompilerInstance &CI;
   PluginOptions Opts;
   std::vector<LiteralRun> Runs;
+  /// Debug info opened so far, per target ("user:./srv", "kernel:").
+  std::map<std::string, std::unique_ptr<DebugInfo>> DebugInfos;
   bool InRun = false;
   const ArchABI *ABI = nullptr;
 
@@ -426,39 +433,49 @@ private:
     if (!collectInputs(FD, Spec, *A, Loc, Record, Inputs))
       return;
 
-    if (!Opts.DebugInfo.empty() && needsDebugInfo(Spec, Loc))
-      return;
-
-    auto PlanOrErr = resolveWithoutDebugInfo(Spec, Inputs, *A, Opts.CallConv);
-    if (!PlanOrErr) {
-      handleAllErrors(PlanOrErr.takeError(), [&](const ResolveError &E) {
-        error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
-      });
-      return;
+    std::vector<SitePlan> Plans;
+    if (needsDwarf(Spec)) {
+      if (!resolveDwarf(Spec, *A, Loc, Plans))
+        return;
+    } else {
+      auto PlanOrErr = resolveWithoutDebugInfo(Spec, Inputs, *A, Opts.CallConv);
+      if (!PlanOrErr) {
+        handleAllErrors(PlanOrErr.takeError(), [&](const ResolveError &E) {
+          error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
+        });
+        return;
+      }
+      Plans.push_back(std::move(*PlanOrErr));
     }
-    SitePlan &Plan = *PlanOrErr;
-    Plan.Record = Record;
-    if (Record)
-      for (size_t I = 0; I < Plan.Args.size(); ++I)
-        if (Plan.Args[I].Type.Kind == ValueType::Aggregate) {
-          error(Loc.at(Spec.Args[I].Range.Begin),
-                "a struct or union passed by value cannot be recorded; write "
-                "a probe body that takes it as 'const " +
-                    Plan.Args[I].CType + " *'")
-              << Loc.range(Spec.Args[I].Range);
-          return;
-        }
-    if (!Record && !checkBinding(FD, Spec, Plan, Loc))
-      return;
-
-    Plan.Program = FD->getName().str();
-    Plan.Body = FD->getName().str();
-    if (Opts.PrintPlan)
-      outs() << formatKprobeEvent(Plan, *A) << "\n";
 
     ASTContext &Ctx = CI.getASTContext();
-    std::string Ann = PlanAnnotationPrefix + serializePlan(Plan);
-    FD->addAttr(AnnotateAttr::CreateImplicit(Ctx, Ann, nullptr, 0));
+    for (size_t N = 0; N < Plans.size(); ++N) {
+      SitePlan &Plan = Plans[N];
+      Plan.Record = Record;
+      for (size_t I = 0; I < Plan.Args.size(); ++I)
+        Plan.Args[I].Name = Inputs[I].ParamName;
+      if (Record)
+        for (size_t I = 0; I < Plan.Args.size(); ++I)
+          if (Plan.Args[I].Type.Kind == ValueType::Aggregate) {
+            error(Loc.at(Spec.Args[I].Range.Begin),
+                  "a struct or union passed by value cannot be recorded; write "
+                  "a probe body that takes it as 'const " +
+                      Plan.Args[I].CType + " *'")
+                << Loc.range(Spec.Args[I].Range);
+            return;
+          }
+      if (!Record && !checkBinding(FD, Spec, Plan, Loc))
+        return;
+      // One program per site: inlined copies of a line get a suffix.
+      Plan.Program = FD->getName().str();
+      if (N)
+        Plan.Program += "__" + std::to_string(N);
+      Plan.Body = FD->getName().str();
+      if (Opts.PrintPlan)
+        outs() << formatKprobeEvent(Plan, *A) << "\n";
+      std::string Ann = PlanAnnotationPrefix + serializePlan(Plan);
+      FD->addAttr(AnnotateAttr::CreateImplicit(Ctx, Ann, nullptr, 0));
+    }
     FD->dropAttr<SectionAttr>();
   }
 
@@ -527,6 +544,13 @@ private:
       return false;
     }
     if (Record) {
+      if (Spec.Args.size() > BPFPROBE_RECORD_MAX_ARGS) {
+        error(Loc.at(Spec.ArgListRange.Begin),
+              "a recording probe takes at most " +
+                  std::to_string(BPFPROBE_RECORD_MAX_ARGS) + " arguments")
+            << Loc.range(Spec.ArgListRange);
+        return false;
+      }
       if (FD->getNumParams() == 1)
         return true;
       error(FD->getParamDecl(1)->getLocation(),
@@ -665,22 +689,45 @@ private:
     return QualType();
   }
 
-  /// With a debuginfo= path, say plainly that this build cannot use it yet.
-  bool needsDebugInfo(const ProbeSpec &Spec, const SpecLocator &Loc) {
-    std::optional<TextRange> R;
+  /// Names, members and source lines need DWARF; C types and registers
+  /// do not.
+  static bool needsDwarf(const ProbeSpec &Spec) {
     if (Spec.Place.Form != ProbePlace::SymbolOffset)
-      R = Spec.Place.SymbolRange;
-    for (const ProbeArg &Arg : Spec.Args)
-      if (!R && Arg.Form == ProbeArg::Expression)
-        R = partNeedingDebugInfo(*Arg.Expr);
-    if (!R)
+      return true;
+    return llvm::any_of(Spec.Args, [](const ProbeArg &Arg) {
+      return Arg.Form == ProbeArg::Expression &&
+             partNeedingDebugInfo(*Arg.Expr).has_value();
+    });
+  }
+
+  /// Finds (once per target) and resolves against the target's DWARF.
+  bool resolveDwarf(const ProbeSpec &Spec, const ArchABI &A,
+                    const SpecLocator &Loc, std::vector<SitePlan> &Plans) {
+    bool Kernel = !isUserProbe(Spec.Kind);
+    std::string Key = (Kernel ? "kernel:" : "user:") + Spec.Binary;
+    auto It = DebugInfos.find(Key);
+    if (It == DebugInfos.end()) {
+      FinderOptions FO;
+      FO.ExplicitPath = Opts.DebugInfo;
+      auto DI = findDebugInfo(Spec.Binary, Kernel, FO);
+      if (!DI) {
+        TextRange R = Kernel ? Spec.KindRange : Spec.BinaryRange;
+        error(Loc.at(R.Begin), toString(DI.takeError())) << Loc.range(R);
+        DebugInfos[Key] = nullptr;
+        return false;
+      }
+      It = DebugInfos.emplace(Key, std::move(*DI)).first;
+    }
+    if (!It->second)
+      return false; // already reported for this target
+    auto PlansOrErr = resolveWithDwarf(Spec, *It->second, A);
+    if (!PlansOrErr) {
+      handleAllErrors(PlansOrErr.takeError(), [&](const ResolveError &E) {
+        error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
+      });
       return false;
-    error(Loc.at(R->Begin),
-          "resolving names and source lines from debug info ('" +
-              Opts.DebugInfo +
-              "') is not supported by this build yet; use C types, $argN, "
-              "$retval or %reg")
-        << Loc.range(*R);
+    }
+    Plans = std::move(*PlansOrErr);
     return true;
   }
 

@@ -242,6 +242,15 @@ private:
   LLVMContext &Ctx;
   IRBuilder<> B;
   Value *CtxArg = nullptr;
+  /// i1: some read of the argument being built faulted (records report it).
+  Value *Fault = nullptr;
+
+  void noteFault(Value *HelperRet) {
+    if (!Site.Record)
+      return; // bodies get 0 for a faulted read (DESIGN.md section 5)
+    Value *F = B.CreateICmpSLT(HelperRet, B.getInt64(0));
+    Fault = Fault ? B.CreateOr(Fault, F) : F;
+  }
 
   DILocation *debugLocation(Function *Wrapper) {
     DISubprogram *SP = Wrapper->getSubprogram();
@@ -286,10 +295,16 @@ private:
       return V;
     }
     case FetchExpr::Bitfield: {
+      // Move the field to the top of the word, then shift it down,
+      // arithmetically for signed fields.
       Value *V = eval(*E.Operand);
-      V = B.CreateLShr(V, E.BitOffset);
-      uint64_t Mask = E.BitSize >= 64 ? ~0ull : ((1ull << E.BitSize) - 1);
-      return B.CreateAnd(V, Mask);
+      unsigned Top = 64 - E.BitOffset - E.BitSize;
+      if (Top)
+        V = B.CreateShl(V, Top);
+      unsigned Down = 64 - E.BitSize;
+      if (!Down)
+        return V;
+      return E.SignExtend ? B.CreateAShr(V, Down) : B.CreateLShr(V, Down);
     }
     }
     return ConstantInt::get(i64(), 0);
@@ -353,9 +368,10 @@ private:
     B.CreateStore(ConstantInt::get(Ty, 0), Slot);
     uint64_t Helper = Site.Space == AddrSpace::User ? HelperProbeReadUser
                                                     : HelperProbeReadKernel;
-    callHelper(Helper, i64(),
-               {Slot, B.getInt32(Size),
-                B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
+    Value *Ret = callHelper(Helper, i64(),
+                            {Slot, B.getInt32(Size),
+                             B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
+    noteFault(Ret);
     return B.CreateLoad(Ty, Slot);
   }
 
@@ -407,27 +423,24 @@ private:
                   At(4));
     B.CreateStore(B.CreateTrunc(PidTgid, B.getInt32Ty()), At(8));
     B.CreateStore(B.getInt32(Site.Args.size()), At(12));
+    // Bit I of the faults word: a read for argument I faulted.
+    Value *Faults = B.getInt64(0);
     unsigned Off = sizeof(struct bpfprobe_record_hdr);
-    for (const ArgPlan &A : Site.Args) {
+    for (unsigned I = 0; I < Site.Args.size(); ++I) {
+      const ArgPlan &A = Site.Args[I];
+      Fault = nullptr;
       Value *V = eval(*A.Expr);
       if (A.Type.Kind == ValueType::String) {
-        // A faulting read is marked, not shown as an empty string.
-        Value *Ret = copyString(At(Off), V, A.Type);
-        Function *F = B.GetInsertBlock()->getParent();
-        BasicBlock *Mark = BasicBlock::Create(Ctx, "fault", F);
-        BasicBlock *Next = BasicBlock::Create(Ctx, "next", F);
-        B.CreateCondBr(B.CreateICmpSLT(Ret, B.getInt64(0)), Mark, Next);
-        B.SetInsertPoint(Mark);
-        B.CreateStore(B.getInt8(BPFPROBE_RECORD_STR_FAULT), At(Off));
-        B.CreateStore(B.getInt8(0), At(Off + 1));
-        B.CreateBr(Next);
-        B.SetInsertPoint(Next);
+        noteFault(copyString(At(Off), V, A.Type));
         Off += BPFPROBE_RECORD_STR_LEN;
-        continue;
+      } else {
+        B.CreateStore(convert(V, A.Type, i64(), A.Name), At(Off));
+        Off += 8;
       }
-      B.CreateStore(convert(V, A.Type, i64(), A.Name), At(Off));
-      Off += 8;
+      if (Fault && I < BPFPROBE_RECORD_MAX_ARGS)
+        Faults = B.CreateOr(Faults, B.CreateShl(B.CreateZExt(Fault, i64()), I));
     }
+    B.CreateStore(Faults, At(offsetof(struct bpfprobe_record_hdr, faults)));
     callHelper(HelperRingbufSubmit, B.getVoidTy(), {Rec, B.getInt64(0)});
     B.CreateBr(Done);
     B.SetInsertPoint(Done);

@@ -47,16 +47,20 @@ extern "C" {
  */
 #define BPFPROBE_RECORDS_MAP "bpfprobe_records"
 #define BPFPROBE_RECORD_STR_LEN 64
-/* A string slot holding this byte and then NUL: the read faulted (typical
- * for a uprobe touching a page the process has not faulted in yet). */
-#define BPFPROBE_RECORD_STR_FAULT 0xff
 
 struct bpfprobe_record_hdr {
 	unsigned int record_id; /* record_id of the site in the metadata */
 	unsigned int pid;       /* tgid of the task that hit the probe */
 	unsigned int tid;
 	unsigned int nargs;
+	/* Bit i set: a memory read for argument i faulted (a uprobe touching
+	 * a page the process has not faulted in yet, a bad pointer); its slot
+	 * holds 0 or a truncated string and must not be shown as a value. */
+	unsigned long long faults;
 };
+
+/* Recording probes take at most this many arguments (bits of faults). */
+#define BPFPROBE_RECORD_MAX_ARGS 64
 
 #ifdef __cplusplus
 }

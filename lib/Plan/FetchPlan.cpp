@@ -69,6 +69,20 @@ FetchExpr::pieces(std::vector<std::unique_ptr<FetchExpr>> Parts,
   return E;
 }
 
+std::unique_ptr<FetchExpr> FetchExpr::bitfield(std::unique_ptr<FetchExpr> V,
+                                               unsigned Size,
+                                               unsigned BitOffset,
+                                               unsigned BitSize, bool Signed) {
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = Bitfield;
+  E->Size = Size;
+  E->BitOffset = BitOffset;
+  E->BitSize = BitSize;
+  E->SignExtend = Signed;
+  E->Operand = std::move(V);
+  return E;
+}
+
 std::unique_ptr<FetchExpr> FetchExpr::clone() const {
   auto E = std::make_unique<FetchExpr>();
   E->Kind = Kind;
@@ -77,6 +91,7 @@ std::unique_ptr<FetchExpr> FetchExpr::clone() const {
   E->Size = Size;
   E->BitOffset = BitOffset;
   E->BitSize = BitSize;
+  E->SignExtend = SignExtend;
   if (Operand)
     E->Operand = Operand->clone();
   for (const auto &P : Parts)
@@ -269,7 +284,8 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
     break;
   case FetchExpr::Bitfield:
     Out += "(bitfield " + std::to_string(E.Size) + " " +
-           std::to_string(E.BitOffset) + " " + std::to_string(E.BitSize) + " ";
+           std::to_string(E.BitOffset) + " " + std::to_string(E.BitSize) + " " +
+           std::to_string(E.SignExtend) + " ";
     break;
   case FetchExpr::Pieces:
     Out += "(pieces " + std::to_string(E.Parts.size());
@@ -334,8 +350,11 @@ public:
           return fail("bad size");
       } else {
         E->Kind = FetchExpr::Bitfield;
-        if (number(E->Size) || number(E->BitOffset) || number(E->BitSize))
+        unsigned Signed = 0;
+        if (number(E->Size) || number(E->BitOffset) || number(E->BitSize) ||
+            number(Signed))
           return fail("bad bitfield");
+        E->SignExtend = Signed;
       }
       auto Sub = read(Depth + 1);
       if (!Sub)

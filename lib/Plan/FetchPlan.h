@@ -40,7 +40,9 @@ struct FetchExpr {
     Const,    ///< the constant Value
     Add,      ///< Operand + Value (address arithmetic)
     Deref,    ///< Size bytes of memory at address Operand
-    Bitfield, ///< BitSize bits at BitOffset of the Size-byte value Operand
+    Bitfield, ///< BitSize bits at BitOffset (from the least significant
+              ///< bit) of the Size-byte value Operand; SignExtend for signed
+              ///< fields
     Pieces,   ///< Parts laid end to end in memory order, PartSizes[i] bytes
               ///< each: a 64-bit value in a register pair on a 32-bit ABI,
               ///< a struct passed in registers (and the stack)
@@ -51,6 +53,7 @@ struct FetchExpr {
   unsigned Size = 8;
   unsigned BitOffset = 0;
   unsigned BitSize = 0;
+  bool SignExtend = false; ///< Bitfield: the field is signed
   std::unique_ptr<FetchExpr> Operand;
   std::vector<std::unique_ptr<FetchExpr>> Parts; ///< Pieces
   std::vector<unsigned> PartSizes;               ///< Pieces: bytes of each
@@ -60,6 +63,9 @@ struct FetchExpr {
   static std::unique_ptr<FetchExpr> add(std::unique_ptr<FetchExpr> E, int64_t K);
   static std::unique_ptr<FetchExpr> deref(std::unique_ptr<FetchExpr> Addr,
                                           unsigned Size);
+  static std::unique_ptr<FetchExpr> bitfield(std::unique_ptr<FetchExpr> V,
+                                             unsigned Size, unsigned BitOffset,
+                                             unsigned BitSize, bool Signed);
   /// A value made of consecutive pieces (first piece at the lowest address).
   static std::unique_ptr<FetchExpr>
   pieces(std::vector<std::unique_ptr<FetchExpr>> Parts,

@@ -51,10 +51,10 @@ std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 std::optional<std::string> didYouMean(StringRef Name,
                                       ArrayRef<std::string> Candidates) {
   std::optional<std::string> Best;
-  unsigned BestDist = std::max<unsigned>(2, Name.size() / 3) + 1;
+  unsigned BestDist = std::max<unsigned>(1, Name.size() / 3) + 1;
   for (const std::string &C : Candidates) {
     unsigned D = Name.edit_distance(C, true, BestDist);
-    if (D < BestDist) {
+    if (D < BestDist && D < Name.size()) {
       BestDist = D;
       Best = C;
     }
@@ -130,6 +130,7 @@ private:
                                                 const ElfSymbol *Within,
                                                 TextRange R);
   Error fillSite(Site &S, uint64_t Address, TextRange R);
+  std::optional<uint64_t> prologueEnd(const ElfSymbol &Sym);
 
   LocationContext locationContext(const Site &S);
   Expected<std::pair<Located, DWARFDie>> lookup(const Site &S,
@@ -142,6 +143,8 @@ private:
   Expected<std::unique_ptr<FetchExpr>> valueOf(Located L, DWARFDie Type,
                                                const SpecExpr &E);
   Expected<ArgPlan> argPlan(const Site &S, const ProbeArg &Arg);
+  Expected<std::unique_ptr<FetchExpr>> aggregateExpr(Located L, unsigned Size,
+                                                     const SpecExpr &E);
 };
 
 //===----------------------------------------------------------------------===//
@@ -248,6 +251,49 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
   return Starts;
 }
 
+std::optional<uint64_t> DwarfResolver::prologueEnd(const ElfSymbol &Sym) {
+  DWARFContext &Ctx = DI.dwarf();
+  DWARFUnit *U = Ctx.getCompileUnitForCodeAddress(Sym.Address);
+  DWARFDie SP = U ? U->getSubroutineForAddress(Sym.Address) : DWARFDie();
+  if (!SP)
+    return std::nullopt;
+  // Only for code whose parameters have one fixed location (no location
+  // lists): that is what unoptimized code looks like.
+  bool HasParam = false;
+  for (DWARFDie C : SP.children()) {
+    if (C.getTag() != dwarf::DW_TAG_formal_parameter)
+      continue;
+    auto L = C.find(dwarf::DW_AT_location);
+    if (!L)
+      continue;
+    if (!L->isFormClass(DWARFFormValue::FC_Exprloc) &&
+        !L->isFormClass(DWARFFormValue::FC_Block))
+      return std::nullopt;
+    HasParam = true;
+  }
+  if (!HasParam)
+    return std::nullopt;
+  const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(U);
+  if (!LT)
+    return std::nullopt;
+  // DW_LNS_set_prologue_end if the compiler marked it, else the first row
+  // on a line after the function's opening line (gdb's rule).
+  std::optional<uint64_t> FirstOtherLine;
+  unsigned OpenLine = 0;
+  for (const DWARFDebugLine::Row &Row : LT->Rows) {
+    uint64_t A = Row.Address.Address;
+    if (Row.EndSequence || A < Sym.Address || A >= Sym.Address + Sym.Size)
+      continue;
+    if (Row.PrologueEnd && A > Sym.Address)
+      return A;
+    if (!OpenLine)
+      OpenLine = Row.Line;
+    else if (Row.Line != OpenLine && A > Sym.Address && !FirstOtherLine)
+      FirstOtherLine = A;
+  }
+  return FirstOtherLine;
+}
+
 Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
   S.Address = Address;
   auto Sym = DI.symbolAt(Address);
@@ -316,8 +362,28 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
                        "boundaries are +" + hex(Near->Before) + " and +" +
                        hex(Near->After));
     }
+    // Unoptimized code keeps parameters in stack slots it fills in the
+    // prologue, and DWARF describes only those slots. A probe on the bare
+    // function name goes after the prologue, as gdb and perf put it; an
+    // explicit offset inside it would read the slots before they are set.
+    uint64_t Offset = P.Offset;
+    if (auto End = prologueEnd(*Sym)) {
+      bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+        return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
+      });
+      if (!P.HasOffset)
+        Offset = *End - Sym->Address;
+      else if (P.Offset < *End - Sym->Address && NamesVariables)
+        return errorAt(P.OffsetRange,
+                       "at +" + hex(P.Offset) + " '" + P.Symbol +
+                           "' has not yet stored its parameters where its "
+                           "debug info says they are (the prologue ends at "
+                           "+" + hex(*End - Sym->Address) + "); probe '" +
+                           P.Symbol + "' or '" + P.Symbol + "+" +
+                           hex(*End - Sym->Address) + "'");
+    }
     Site S;
-    if (Error E = fillSite(S, Sym->Address + P.Offset, P.SymbolRange))
+    if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange))
       return std::move(E);
     Sites.push_back(std::move(S));
     return Sites;
@@ -522,9 +588,41 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
       }
     }
   }
+  // Declared in a block of this function that does not cover the PC?
+  if (!GlobalOnly) {
+    std::string Ranges;
+    std::function<void(DWARFDie)> Find = [&](DWARFDie D) {
+      for (DWARFDie C : D.children()) {
+        if (C.getTag() == dwarf::DW_TAG_lexical_block) {
+          bool Declares = llvm::any_of(C.children(), [&](DWARFDie V) {
+            return isVariableTag(V.getTag()) && V.getShortName() &&
+                   Name == V.getShortName();
+          });
+          if (Declares && Ranges.empty())
+            if (auto R = C.getAddressRanges())
+              for (const DWARFAddressRange &AR : *R)
+                if (AR.HighPC > AR.LowPC)
+                  Ranges += (Ranges.empty() ? "" : ", ") +
+                          ("+" + hex(AR.LowPC - S.Sym.Address) + "..+" +
+                           hex(AR.HighPC - S.Sym.Address));
+            else
+              consumeError(R.takeError());
+          Find(C);
+        }
+      }
+    };
+    Find(S.Function);
+    if (!Ranges.empty())
+      return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                         : E.Range,
+                     "'" + Name + "' is not in scope at " + S.Where +
+                         "; its block covers " + Ranges + " of " +
+                         S.Sym.Name);
+  }
   std::vector<std::string> Names;
   for (const VisibleVariable &V : visible(S))
-    Names.push_back(V.Name);
+    if (!GlobalOnly || V.Kind == "global")
+      Names.push_back(V.Name);
   std::string Msg = std::string(GlobalOnly ? "no global" : "no variable") +
                     " '" + Name.str() + "' at " + S.Where;
   if (auto Best = didYouMean(Name, Names))
@@ -621,7 +719,7 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   case SpecExpr::Deref: {
     if (!isPointer(T))
       return errorAt(E.Range, "cannot dereference '" + BaseText +
-                                  "': it is a '" + typeName(Type) +
+                                  "': it has type '" + typeName(Type) +
                                   "', not a pointer");
     DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
     if (!stripTypedefs(Pointee))
@@ -670,7 +768,7 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                                          E.Number * int64_t(*ESize))),
           Elem);
     }
-    return errorAt(E.Range, "cannot index '" + BaseText + "': it is a '" +
+    return errorAt(E.Range, "cannot index '" + BaseText + "': it has type '" +
                                 typeName(Type) +
                                 "', not an array or a pointer");
   }
@@ -680,9 +778,12 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     DWARFDie Record = T;
     if (Arrow) {
       if (!isPointer(T))
-        return errorAt(E.Range, "'" + BaseText + "' is a '" +
-                                    typeName(Type) + "', not a pointer; use '" +
-                                    BaseText + "." + E.Name + "'");
+        return errorAt(E.Range,
+                       "'" + BaseText + "' has type '" + typeName(Type) +
+                           "', not a pointer" +
+                           (findMember(T, E.Name)
+                                ? "; use '" + BaseText + "." + E.Name + "'"
+                                : std::string()));
       Record = stripTypedefs(
           T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
     } else if (isPointer(T)) {
@@ -767,6 +868,46 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   return errorAt(E.Range, "unsupported expression");
 }
 
+/// The bytes of an aggregate as a fetch tree the prologue copies: Deref
+/// blocks for memory, register values for register pieces.
+static Expected<std::unique_ptr<FetchExpr>>
+aggregateBytes(Located L, unsigned Size) {
+  switch (L.Kind) {
+  case Located::Memory:
+    return FetchExpr::deref(std::move(L.Expr), Size);
+  case Located::Value:
+    if (Size > 8)
+      break;
+    return std::move(L.Expr);
+  case Located::Pieces: {
+    std::vector<std::unique_ptr<FetchExpr>> Parts;
+    std::vector<unsigned> Sizes;
+    for (Located::Piece &P : L.Parts) {
+      auto Sub = aggregateBytes(std::move(*P.Loc), P.Size);
+      if (!Sub)
+        return Sub.takeError();
+      Parts.push_back(std::move(*Sub));
+      Sizes.push_back(P.Size);
+    }
+    return FetchExpr::pieces(std::move(Parts), std::move(Sizes));
+  }
+  case Located::Optimized:
+    return createStringError(inconvertibleErrorCode(),
+                             "part of it is optimized out");
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "a register piece is wider than a register");
+}
+
+Expected<std::unique_ptr<FetchExpr>>
+DwarfResolver::aggregateExpr(Located L, unsigned Size, const SpecExpr &E) {
+  auto B = aggregateBytes(std::move(L), Size);
+  if (!B)
+    return errorAt(E.Range, "cannot copy '" + text(E.Range) + "': " +
+                                toString(B.takeError()));
+  return B;
+}
+
 Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   if (Arg.Form == ProbeArg::CType)
     return errorAt(Arg.Range, "C type arguments are for entry probes "
@@ -833,12 +974,12 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   }
 
   if (VT.Kind == ValueType::Aggregate) {
-    if (Loc.Kind != Located::Memory)
-      return errorAt(E.Range, "'" + text(E.Range) + "' is a '" +
-                                  typeName(Type) +
-                                  "' held in registers at " + S.Where +
-                                  "; fetch its members instead");
-    P.Expr = std::move(Loc.Expr);
+    // Copied whole: a memory block (Deref of the aggregate's size), or the
+    // register and memory pieces DWARF lists, in order.
+    auto Block = aggregateExpr(std::move(Loc), VT.Size, E);
+    if (!Block)
+      return Block.takeError();
+    P.Expr = std::move(*Block);
     P.Type = VT;
     return std::move(P);
   }

@@ -89,9 +89,25 @@ std::string typeName(DWARFDie T) {
     return "void";
   std::string S;
   raw_string_ostream OS(S);
+  // C spells tags: "struct req", as gdb prints them.
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_structure_type:
+    OS << "struct ";
+    break;
+  case dwarf::DW_TAG_union_type:
+    OS << "union ";
+    break;
+  case dwarf::DW_TAG_enumeration_type:
+    OS << "enum ";
+    break;
+  default:
+    break;
+  }
   TypePrinter P(OS);
   P.appendQualifiedName(T);
-  return S.empty() ? "<anonymous>" : S;
+  if (!T.getShortName() && isAggregate(T) && S.back() == ' ')
+    S += "<anonymous>";
+  return S;
 }
 
 bool isPointer(DWARFDie T) {

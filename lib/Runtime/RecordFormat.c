@@ -84,13 +84,6 @@ static void put_value(struct out *o, const char *type, const void *slot,
 	__u64 mask;
 
 	if (!strcmp(type, "string") || !strcmp(type, "ustring")) {
-		const unsigned char *b = slot;
-
-		if (b[0] == BPFPROBE_RECORD_STR_FAULT && !b[1]) {
-			/* The read faulted (e.g. a page not yet mapped in). */
-			put(o, json ? "null" : "<fault>");
-			return;
-		}
 		put_str(o, slot, strnlen(slot, BPFPROBE_RECORD_STR_LEN), json);
 		return;
 	}
@@ -166,7 +159,11 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 		} else {
 			put(&o, " %s=", label);
 		}
-		put_value(&o, site->args[i].type, slots, json);
+		if (i < BPFPROBE_RECORD_MAX_ARGS && (hdr.faults >> i & 1))
+			/* The read faulted: the slot holds no value. */
+			put(&o, json ? "null" : "<fault>");
+		else
+			put_value(&o, site->args[i].type, slots, json);
 		slots += bpfprobe_slot_size(site->args[i].type);
 	}
 	if (json)

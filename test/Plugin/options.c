@@ -7,8 +7,10 @@
 // RUN: %clang_bpf -fsyntax-only -D__TARGET_ARCH_x86 -fplugin-arg-bpfprobe-print-plan %s | FileCheck %s --check-prefix=MACRO
 // MACRO: p:on_f ./demo:f a=%di:s32
 // RUN: %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-arch=amd64 -fplugin-arg-bpfprobe-print-plan %s | FileCheck %s --check-prefix=MACRO
-// RUN: not %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-debuginfo=/nonexistent -DNEEDS_DWARF %s 2>&1 | FileCheck %s --check-prefix=DWARF
-// DWARF: error: resolving names and source lines from debug info ('/nonexistent') is not supported by this build yet; use C types, $argN, $retval or %reg
+// Without names, debuginfo= is not consulted; with them it is used.
+// RUN: %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-debuginfo=%t.nonexistent %s
+// RUN: not %clang_bpf -fsyntax-only -fplugin-arg-bpfprobe-debuginfo=%t.nonexistent -DNEEDS_DWARF %s 2>&1 | FileCheck %s --check-prefix=DWARF
+// DWARF: error: cannot open the probed binary './demo': not found
 
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
