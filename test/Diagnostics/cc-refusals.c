@@ -4,7 +4,7 @@
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
 
-// expected-error@+1 {{cannot fetch 'double': floating-point arguments are passed in FP registers, which struct pt_regs does not hold}}
+// expected-error@+1 {{cannot fetch 'double': floating-point arguments are passed in FP registers (System V AMD64 psABI 3.2.3), which struct pt_regs does not hold}}
 SEC("uprobe/./demo:f(int, double)")
 int fp(struct pt_regs *ctx, int a, long b) { return 0; }
 
