@@ -70,7 +70,8 @@ static int type_bits(const char *type)
 	if (!*type)
 		return 0;
 	for (; *p >= '0' && *p <= '9'; p++)
-		bits = bits * 10 + (*p - '0');
+		if (bits <= 64) /* past 64 it is no integer type: stop counting */
+			bits = bits * 10 + (*p - '0');
 	if (*type == 'b' ? *p != '@' : *p != 0)
 		return 0;
 	return bits > 0 && bits <= 64 ? bits : 0;
