@@ -13,8 +13,13 @@
 
 #include "BPFProbe.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassBuilder.h"
+#if LLVM_VERSION_MAJOR >= 22
+#include "llvm/Plugins/PassPlugin.h"
+#else
 #include "llvm/Passes/PassPlugin.h"
+#endif
 
 #include <cstdio>
 #include <cstdlib>

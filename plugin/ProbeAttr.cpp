@@ -31,6 +31,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/TargetInfo.h"
+#include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/LiteralSupport.h"
 #include "clang/Lex/Preprocessor.h"
@@ -325,8 +326,8 @@ private:
   CompilerInstance &CI;
   PluginOptions Opts;
   std::vector<LiteralRun> Runs;
-  /// Debug info opened so far, per target ("user:./srv", "kernel:").
-  std::map<std::string, std::unique_ptr<DebugInfo>> DebugInfos;
+  /// Debug info opened so far, shared by the probes of this file.
+  std::unique_ptr<DebugInfoCache> DebugInfos;
   bool InRun = false;
   const ArchABI *ABI = nullptr;
 
@@ -355,8 +356,13 @@ private:
       for (const Token &T : R.Toks)
         Locs.push_back(T.getLocation());
       QualType Ty = Ctx.getStringLiteralArrayType(Ctx.CharTy, Text.size());
+#if CLANG_VERSION_MAJOR >= 22
       return clang::StringLiteral::Create(Ctx, Text, StringLiteralKind::Ordinary,
-                                   false, Ty, Locs.data(), Locs.size());
+                                          false, Ty, Locs);
+#else
+      return clang::StringLiteral::Create(Ctx, Text, StringLiteralKind::Ordinary,
+                                          false, Ty, Locs.data(), Locs.size());
+#endif
     }
     return nullptr;
   }
@@ -434,7 +440,7 @@ private:
       return;
 
     std::vector<SitePlan> Plans;
-    if (needsDwarf(Spec)) {
+    if (needsDebugInfo(Spec)) {
       if (!resolveDwarf(Spec, *A, Loc, Plans))
         return;
     } else {
@@ -467,9 +473,7 @@ private:
       if (!Record && !checkBinding(FD, Spec, Plan, Loc))
         return;
       // One program per site: inlined copies of a line get a suffix.
-      Plan.Program = FD->getName().str();
-      if (N)
-        Plan.Program += "__" + std::to_string(N);
+      Plan.Program = siteProgramName(FD->getName(), N);
       Plan.Body = FD->getName().str();
       if (Opts.PrintPlan)
         outs() << formatKprobeEvent(Plan, *A) << "\n";
@@ -584,7 +588,7 @@ private:
       ParmVarDecl *P = Record ? nullptr : FD->getParamDecl(I + 1);
       ArgInput In;
       // Records name each value by its text; bodies by their parameter.
-      In.ParamName = Record ? exprText(Spec, Arg)
+      In.ParamName = Record ? argValueName(Spec, Arg)
                      : P->getName().empty() ? "arg" + std::to_string(I + 1)
                                             : P->getName().str();
       if (Arg.Form == ProbeArg::CType) {
@@ -619,13 +623,9 @@ private:
           In.Type = std::move(*TT);
           In.Type.Text = Arg.Type.Text;
         }
-      } else if (Arg.FetchType) {
-        In.Type = scalarTypeForFetchType(*Arg.FetchType, A);
-      } else if (Record) {
+      } else if (Arg.FetchType || Record) {
         // A register read as a whole, like kprobe_events' default.
-        In.Type.Kind = ScalarType::Int;
-        In.Type.Size = A.PointerSize;
-        In.Type.Text = "u" + std::to_string(A.PointerSize * 8);
+        In.Type = untypedArgType(Arg, A);
       } else {
         In.Type = scalarFromQualType(P->getType(), Ctx);
         // The parameter's C type means the probed architecture's type
@@ -643,14 +643,6 @@ private:
       Inputs.push_back(std::move(In));
     }
     return true;
-  }
-
-  /// The argument as written, without its ":type".
-  static std::string exprText(const ProbeSpec &Spec, const ProbeArg &Arg) {
-    if (!Arg.Expr)
-      return Arg.Text;
-    TextRange R = Arg.Expr->Range;
-    return StringRef(Spec.Text).slice(R.Begin, R.End).trim().str();
   }
 
   /// Looks up `struct tag`, `union tag`, `enum tag` or a typedef name.
@@ -683,44 +675,30 @@ private:
                      (Tag == "union" && TD->isUnion()) ||
                      (Tag == "enum" && TD->isEnum());
         if (Match)
-          return Ctx.getTypeDeclType(TD);
+          return Ctx.getTypeDeclType(static_cast<const TypeDecl *>(TD));
       }
     }
     return QualType();
-  }
-
-  /// Names, members and source lines need DWARF; C types and registers
-  /// do not.
-  static bool needsDwarf(const ProbeSpec &Spec) {
-    if (Spec.Place.Form != ProbePlace::SymbolOffset)
-      return true;
-    return llvm::any_of(Spec.Args, [](const ProbeArg &Arg) {
-      return Arg.Form == ProbeArg::Expression &&
-             partNeedingDebugInfo(*Arg.Expr).has_value();
-    });
   }
 
   /// Finds (once per target) and resolves against the target's DWARF.
   bool resolveDwarf(const ProbeSpec &Spec, const ArchABI &A,
                     const SpecLocator &Loc, std::vector<SitePlan> &Plans) {
     bool Kernel = !isUserProbe(Spec.Kind);
-    std::string Key = (Kernel ? "kernel:" : "user:") + Spec.Binary;
-    auto It = DebugInfos.find(Key);
-    if (It == DebugInfos.end()) {
+    if (!DebugInfos) {
       FinderOptions FO;
       FO.ExplicitPath = Opts.DebugInfo;
-      auto DI = findDebugInfo(Spec.Binary, Kernel, FO);
-      if (!DI) {
-        TextRange R = Kernel ? Spec.KindRange : Spec.BinaryRange;
-        error(Loc.at(R.Begin), toString(DI.takeError())) << Loc.range(R);
-        DebugInfos[Key] = nullptr;
-        return false;
-      }
-      It = DebugInfos.emplace(Key, std::move(*DI)).first;
+      DebugInfos = std::make_unique<DebugInfoCache>(FO);
     }
-    if (!It->second)
+    auto DI = DebugInfos->get(Spec.Binary, Kernel);
+    if (!DI) {
+      TextRange R = Kernel ? Spec.KindRange : Spec.BinaryRange;
+      error(Loc.at(R.Begin), toString(DI.takeError())) << Loc.range(R);
+      return false;
+    }
+    if (!*DI)
       return false; // already reported for this target
-    auto PlansOrErr = resolveWithDwarf(Spec, *It->second, A);
+    auto PlansOrErr = resolveWithDwarf(Spec, **DI, A);
     if (!PlansOrErr) {
       handleAllErrors(PlansOrErr.takeError(), [&](const ResolveError &E) {
         error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());

@@ -30,7 +30,13 @@ if [ -z "${NO_APT:-}" ]; then
     "clang-$ver" "llvm-$ver-dev" "libclang-$ver-dev" "llvm-$ver-tools" \
     "libclang-rt-$ver-dev" libbpf-dev bpftool libelf-dev zlib1g-dev \
     linux-libc-dev gcc libc6-dev cmake ninja-build pkg-config python3 file \
-    binutils debuginfod >/dev/null
+    binutils debuginfod gdb \
+    gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi gcc-riscv64-linux-gnu \
+    gcc-s390x-linux-gnu gcc-powerpc64le-linux-gnu gcc-mips64el-linux-gnuabi64 \
+    gcc-i686-linux-gnu libc6-dev-i386-cross linux-libc-dev-arm64-cross \
+    linux-libc-dev-armel-cross linux-libc-dev-riscv64-cross \
+    linux-libc-dev-s390x-cross linux-libc-dev-ppc64el-cross \
+    linux-libc-dev-mips64el-cross >/dev/null
 fi
 
 # uprobes and bpf_printk need tracefs.
