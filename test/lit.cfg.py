@@ -83,3 +83,11 @@ if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "bpf-uprobe" not in config.availa
 # A real debuginfod server (elfutils) for test/DebugInfo/debuginfod*.test.
 if shutil.which("debuginfod", path=config.environment["PATH"]):
     config.available_features.add("debuginfod")
+
+# A clang of another LLVM major, to test that the plugin refuses to load.
+for other in ("19", "22"):
+    other_clang = "/usr/lib/llvm-%s/bin/clang" % other
+    if other != config.llvm_version_major and os.path.exists(other_clang):
+        config.available_features.add("other-clang")
+        config.substitutions.append(("%other_clang", other_clang))
+        break
