@@ -73,6 +73,9 @@ std::unique_ptr<FetchExpr> FetchExpr::bitfield(std::unique_ptr<FetchExpr> V,
                                                unsigned Size,
                                                unsigned BitOffset,
                                                unsigned BitSize, bool Signed) {
+  // All 64 bits of a 64-bit value: the value itself.
+  if (BitOffset == 0 && BitSize == 64)
+    return V;
   auto E = std::make_unique<FetchExpr>();
   E->Kind = Bitfield;
   E->Size = Size;
