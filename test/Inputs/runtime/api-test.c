@@ -133,6 +133,14 @@ int main(int argc, char **argv)
 	n = bpfprobe_record__snprintf(meta, rec, len, small, sizeof(small), 0);
 	EXPECT(n > (int)sizeof(small) && strlen(small) == sizeof(small) - 1);
 	EXPECT(bpfprobe_record__snprintf(meta, rec, len, NULL, 0, 0) == n);
+	/* A faulted read: its bit in the header's fault mask. */
+	((struct bpfprobe_record_hdr *)rec)->faults = 1ull << 3;
+	bpfprobe_record__snprintf(meta, rec, len, out, sizeof(out), 0);
+	printf("fault: %s\n", out);
+	bpfprobe_record__snprintf(meta, rec, len, out, sizeof(out), BPFPROBE_FMT_JSON);
+	printf("fault json: %s\n", out);
+	((struct bpfprobe_record_hdr *)rec)->faults = 0;
+
 	/* Malformed: short, truncated slots, unknown id, wrong nargs, bad flags. */
 	EXPECT(bpfprobe_record__snprintf(meta, rec, 8, out, sizeof(out), 0) == -EBADMSG);
 	EXPECT(bpfprobe_record__snprintf(meta, rec, len - 1, out, sizeof(out), 0) == -EBADMSG);
