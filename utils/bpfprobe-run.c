@@ -498,6 +498,36 @@ static int write_file(const char *dir, const char *file, const char *val)
 	return ret;
 }
 
+/*
+ * Instances of bpfprobe-runs that died without cleaning up (SIGKILL) would
+ * keep collecting lines: remove those whose process is gone.
+ */
+static void remove_stale_instances(const char *tracefs)
+{
+	char dir[512], inst[1024];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/instances", tracefs);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int pid;
+		char end;
+
+		if (sscanf(e->d_name, "bpfprobe-run-%d%c", &pid, &end) != 1 || pid <= 0)
+			continue;
+		if (!kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(inst, sizeof(inst), "%s/%s", dir, e->d_name);
+		write_file(inst, "events/bpf_trace/bpf_trace_printk/enable", "0");
+		if (!rmdir(inst) && opt.verbose)
+			err_msg("removed the tracefs instance of a dead bpfprobe-run: %s\n", inst);
+	}
+	closedir(d);
+}
+
 static int printk_open(struct printk_reader *r)
 {
 	const char *tracefs = find_tracefs();
@@ -508,6 +538,7 @@ static int printk_open(struct printk_reader *r)
 		err_msg("warning: bpf_printk lines will not be shown: tracefs is not mounted and cannot be mounted at /sys/kernel/tracing\n");
 		return -ENOENT;
 	}
+	remove_stale_instances(tracefs);
 	/*
 	 * A private instance: its own buffer, so other readers of the global
 	 * trace_pipe neither steal our lines nor get ours, and the record-tgid
@@ -845,6 +876,8 @@ static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 		}
 		if (opt.duration > 0 && now() - start >= opt.duration)
 			break;
+		if (ferror(stdout))
+			break; /* the reader went away */
 	}
 	/* Events of the last moments are still in the buffers. */
 	usleep(50 * 1000);
@@ -1125,13 +1158,14 @@ int main(int argc, char **argv)
 	if (printk && !opt.no_printk)
 		printk_open(pr);
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	{
 		struct sigaction sa = { .sa_handler = on_signal };
 
 		sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: poll() returns */
 		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		/* A closed stdout (| head) ends the run cleanly, not by SIGPIPE. */
+		signal(SIGPIPE, SIG_IGN);
 	}
 	if (opt.verbose)
 		err_msg("%zu site%s attached\n", bpfprobe_attachment__link_cnt(att),
