@@ -62,6 +62,7 @@ namespace bpfprobe {
 namespace {
 
 /// BPF helper ids (include/uapi/linux/bpf.h).
+constexpr uint64_t HelperMapLookupElem = 1;
 constexpr uint64_t HelperGetCurrentPidTgid = 14;
 constexpr uint64_t HelperProbeReadUser = 112;
 constexpr uint64_t HelperProbeReadKernel = 113;
@@ -411,7 +412,29 @@ private:
     Function *F = B.GetInsertBlock()->getParent();
     BasicBlock *Fill = BasicBlock::Create(Ctx, "fill", F);
     BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
-    B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
+    GlobalVariable *Lost = M.getNamedGlobal("bpfprobe_lost");
+    if (Lost) {
+      // No room in the ring buffer: count the loss for the reader.
+      BasicBlock *Full = BasicBlock::Create(Ctx, "full", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Rec), Full, Fill);
+      B.SetInsertPoint(Full);
+      AllocaInst *Key;
+      {
+        IRBuilderBase::InsertPointGuard G(B);
+        B.SetInsertPoint(&F->getEntryBlock(), F->getEntryBlock().begin());
+        Key = B.CreateAlloca(B.getInt32Ty(), nullptr, "lost.key");
+      }
+      B.CreateStore(B.getInt32(0), Key);
+      Value *Slot = callHelper(HelperMapLookupElem, PtrTy, {Lost, Key});
+      BasicBlock *Count = BasicBlock::Create(Ctx, "count", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Slot), Done, Count);
+      B.SetInsertPoint(Count);
+      B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, B.getInt64(1), MaybeAlign(8),
+                        AtomicOrdering::Monotonic);
+      B.CreateBr(Done);
+    } else {
+      B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
+    }
 
     B.SetInsertPoint(Fill);
     auto At = [&](unsigned Off) {

@@ -33,6 +33,15 @@ struct __bpfprobe_records_map {
 	int (*max_entries)[256 * 1024];
 };
 
+/* Records the ring buffer had no room for (BPFPROBE_LOST_MAP): one __u64
+ * per CPU at key 0, which bpfprobe-run sums and reports. */
+struct __bpfprobe_lost_map {
+	int (*type)[6 /* BPF_MAP_TYPE_PERCPU_ARRAY */];
+	int (*max_entries)[1];
+	unsigned int *key;
+	unsigned long long *value;
+};
+
 #define __BPFPROBE_CAT2(a, b) a##b
 #define __BPFPROBE_CAT(a, b) __BPFPROBE_CAT2(a, b)
 
@@ -46,6 +55,8 @@ struct __bpfprobe_records_map {
  */
 #define BPF_PROBE_RECORD_NAMED(name, spec)                                     \
 	struct __bpfprobe_records_map bpfprobe_records                         \
+		__attribute__((section(".maps")));                             \
+	struct __bpfprobe_lost_map bpfprobe_lost                               \
 		__attribute__((section(".maps")));                             \
 	__attribute__((bpfprobe_record(spec), used)) int name(void *ctx)       \
 	{                                                                      \
