@@ -37,23 +37,141 @@ using namespace llvm::object;
 
 namespace bpfprobe {
 
+namespace {
+
+/// One symbol as scanSymbols() sees it: the name still in the mapped string
+/// table.
+struct RawSymbol {
+  StringRef Name;
+  uint64_t Address = 0, Size = 0;
+  bool IsFunction = false;
+  uint8_t Binding = 0;
+
+  ElfSymbol get() const {
+    ElfSymbol E;
+    E.Name = Name.str();
+    E.Address = Address;
+    E.Size = Size;
+    E.IsFunction = IsFunction;
+    return E;
+  }
+};
+
+/// Calls F with every symbol of Obj's .symtab (or .dynsym) that names
+/// something a probe can use: defined functions and data, not section, file
+/// or mapping symbols. Reads the table in place: the ELFSymbolRef accessors
+/// look the string table up again for every symbol, which is most of the
+/// time on a kernel's 200k symbols.
+template <class ELFT>
+void scanSymbols(const object::ELFObjectFile<ELFT> &Obj, bool Dynamic,
+                 function_ref<void(const RawSymbol &)> F) {
+  const object::ELFFile<ELFT> &EF = Obj.getELFFile();
+  auto Sections = EF.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return;
+  }
+  unsigned Want = Dynamic ? ELF::SHT_DYNSYM : ELF::SHT_SYMTAB;
+  bool Relocatable = EF.getHeader().e_type == ELF::ET_REL;
+  bool ClearThumbBit = EF.getHeader().e_machine == ELF::EM_ARM ||
+                       EF.getHeader().e_machine == ELF::EM_MIPS;
+  for (const auto &Sec : *Sections) {
+    if (Sec.sh_type != Want)
+      continue;
+    auto Syms = EF.symbols(&Sec);
+    auto Strings = EF.getStringTableForSymtab(Sec, *Sections);
+    if (!Syms || !Strings) {
+      if (!Syms)
+        consumeError(Syms.takeError());
+      if (!Strings)
+        consumeError(Strings.takeError());
+      return;
+    }
+    RawSymbol E;
+    for (const auto &Sym : Syms->drop_front()) {
+      uint8_t Type = Sym.getType();
+      if (Type != ELF::STT_FUNC && Type != ELF::STT_GNU_IFUNC &&
+          Type != ELF::STT_OBJECT && Type != ELF::STT_TLS &&
+          Type != ELF::STT_NOTYPE)
+        continue;
+      uint16_t Shndx = Sym.st_shndx;
+      if (Shndx == ELF::SHN_UNDEF || Shndx == ELF::SHN_ABS)
+        continue;
+      if (Sym.st_name >= Strings->size())
+        continue;
+      StringRef Name = Strings->data() + Sym.st_name;
+      // Mapping symbols ($x, $d, $t) and assembler locals (.L).
+      if (Name.empty() || Name[0] == '$' || Name.starts_with(".L"))
+        continue;
+      uint64_t Addr = Sym.st_value;
+      if (ClearThumbBit && Type == ELF::STT_FUNC)
+        Addr &= ~uint64_t(1);
+      if (Relocatable && Shndx < ELF::SHN_LORESERVE &&
+          Shndx < Sections->size())
+        Addr += (*Sections)[Shndx].sh_addr;
+      E.Name = Name;
+      E.Address = Addr;
+      E.Size = Sym.st_size;
+      E.IsFunction = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
+      E.Binding = Sym.getBinding();
+      F(E);
+    }
+    return;
+  }
+}
+
+void forEachSymbol(const ObjectFile *Obj, bool Dynamic,
+                   function_ref<void(const RawSymbol &)> F) {
+  if (!Obj)
+    return;
+  if (const auto *E = dyn_cast<object::ELF64LEObjectFile>(Obj))
+    scanSymbols(*E, Dynamic, F);
+  else if (const auto *E = dyn_cast<object::ELF64BEObjectFile>(Obj))
+    scanSymbols(*E, Dynamic, F);
+  else if (const auto *E = dyn_cast<object::ELF32LEObjectFile>(Obj))
+    scanSymbols(*E, Dynamic, F);
+  else if (const auto *E = dyn_cast<object::ELF32BEObjectFile>(Obj))
+    scanSymbols(*E, Dynamic, F);
+}
+
+} // namespace
+
 std::vector<ElfSymbol> DebugInfo::findSymbol(StringRef Name) const {
   std::vector<ElfSymbol> Found;
-  auto Range = SymbolsByName.equal_range(Name.str());
-  for (auto It = Range.first; It != Range.second; ++It)
-    Found.push_back(It->second);
+  forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
+    if (S.Name == Name)
+      Found.push_back(S.get());
+  });
   return Found;
 }
 
 std::optional<ElfSymbol> DebugInfo::symbolAt(uint64_t Address) const {
-  auto It = FunctionsByAddress.upper_bound(Address);
-  if (It == FunctionsByAddress.begin())
-    return std::nullopt;
-  --It;
-  const ElfSymbol &S = It->second;
-  if (Address == S.Address || Address - S.Address < S.Size)
-    return S;
+  // The function with the highest start at or below Address; among aliases
+  // (one address) a sized one over a zero-sized one, and a global one over
+  // a local one of no greater size.
+  std::optional<RawSymbol> Best;
+  forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
+    if (!S.IsFunction || S.Address > Address ||
+        (Best && S.Address < Best->Address))
+      return;
+    if (Best && S.Address == Best->Address &&
+        !((Best->Size == 0 && S.Size != 0) ||
+          (S.Binding == ELF::STB_GLOBAL && Best->Size <= S.Size)))
+      return;
+    Best = S;
+  });
+  if (Best && (Address == Best->Address || Address - Best->Address < Best->Size))
+    return Best->get();
   return std::nullopt;
+}
+
+std::vector<std::string> DebugInfo::functionNames() const {
+  std::vector<std::string> Names;
+  forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
+    if (S.IsFunction)
+      Names.push_back(S.Name.str());
+  });
+  return Names;
 }
 
 namespace {
@@ -208,57 +326,6 @@ std::string buildIdFromNotes(StringRef Data,
     Off = Next;
   }
   return "";
-}
-
-/// The symbol tables of one ELF object into the two maps of DebugInfo.
-void readSymbols(const ELFObjectFileBase &Obj, bool Dynamic,
-                 std::multimap<std::string, ElfSymbol> &ByName,
-                 std::map<uint64_t, ElfSymbol> &Functions) {
-  auto Add = [&](const ELFSymbolRef &Sym) {
-    uint8_t Type = Sym.getELFType();
-    if (Type != ELF::STT_FUNC && Type != ELF::STT_GNU_IFUNC &&
-        Type != ELF::STT_OBJECT && Type != ELF::STT_TLS &&
-        Type != ELF::STT_NOTYPE)
-      return;
-    Expected<uint32_t> Flags = Sym.getFlags();
-    if (!Flags) {
-      consumeError(Flags.takeError());
-      return;
-    }
-    if (*Flags & (SymbolRef::SF_Undefined | SymbolRef::SF_Absolute |
-                  SymbolRef::SF_FormatSpecific))
-      return;
-    Expected<StringRef> Name = Sym.getName();
-    Expected<uint64_t> Addr = Sym.getAddress();
-    if (!Name || !Addr || Name->empty()) {
-      if (!Name)
-        consumeError(Name.takeError());
-      if (!Addr)
-        consumeError(Addr.takeError());
-      return;
-    }
-    ElfSymbol E;
-    E.Name = Name->str();
-    E.Address = *Addr;
-    E.Size = Sym.getSize();
-    E.IsFunction = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
-    if (E.IsFunction) {
-      // Aliases share an address: keep a sized global one over a local.
-      auto [It, New] = Functions.try_emplace(E.Address, E);
-      if (!New &&
-          ((It->second.Size == 0 && E.Size != 0) ||
-           (Sym.getBinding() == ELF::STB_GLOBAL && It->second.Size <= E.Size)))
-        It->second = E;
-    }
-    ByName.emplace(E.Name, std::move(E));
-  };
-  if (Dynamic) {
-    for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
-      Add(Sym);
-  } else {
-    for (const ELFSymbolRef &Sym : Obj.symbols())
-      Add(Sym);
-  }
 }
 
 /// The search itself: candidates in order, each checked, each refusal kept.
@@ -471,16 +538,14 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   const auto &Target = cast<ELFObjectFileBase>(*DI->TargetObj);
   const auto &DebugElf = cast<ELFObjectFileBase>(*DI->DebugObj);
   if (hasSymtab(Target)) {
-    readSymbols(Target, /*Dynamic=*/false, DI->SymbolsByName,
-                DI->FunctionsByAddress);
+    DI->SymbolObj = &Target;
     DI->SymbolTable = ".symtab of " + DI->TargetPath;
   } else if (DI->DebugObj != DI->TargetObj && hasSymtab(DebugElf)) {
-    readSymbols(DebugElf, /*Dynamic=*/false, DI->SymbolsByName,
-                DI->FunctionsByAddress);
+    DI->SymbolObj = &DebugElf;
     DI->SymbolTable = ".symtab of the debug file " + DI->DebugPath;
   } else {
-    readSymbols(Target, /*Dynamic=*/true, DI->SymbolsByName,
-                DI->FunctionsByAddress);
+    DI->SymbolObj = &Target;
+    DI->SymbolsDynamic = true;
     DI->SymbolTable = ".dynsym of " + DI->TargetPath;
   }
 
@@ -789,6 +854,19 @@ findDebugInfo(StringRef Target, bool Kernel, const FinderOptions &Opts) {
   if (Kernel)
     return F.findKernel(Target);
   return F.findUser(Target);
+}
+
+Expected<DebugInfo *> DebugInfoCache::get(StringRef Target, bool Kernel) {
+  std::string Key = ((Kernel ? "kernel:" : "user:") + Target).str();
+  auto It = Opened.find(Key);
+  if (It != Opened.end())
+    return It->second.get();
+  auto DI = findDebugInfo(Target, Kernel, Opts);
+  if (!DI) {
+    Opened[Key] = nullptr;
+    return DI.takeError();
+  }
+  return Opened.emplace(Key, std::move(*DI)).first->second.get();
 }
 
 } // namespace bpfprobe

@@ -27,12 +27,15 @@
 #ifndef BPFPROBE_RESOLVE_DEBUGINFOFINDER_H
 #define BPFPROBE_RESOLVE_DEBUGINFOFINDER_H
 
+#include "Resolve/DwarfIndex.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -74,6 +77,17 @@ public:
   const std::string &foundBy() const { return FoundBy; }
 
   llvm::DWARFContext &dwarf() { return *Dwarf; }
+  /// Unit and call-frame look-ups that parse only what they return
+  /// (DwarfIndex.h), shared by every probe resolved against this file.
+  DwarfIndex &index() {
+    if (!Index)
+      Index = std::make_unique<DwarfIndex>(*Dwarf);
+    return *Index;
+  }
+  /// The compile unit whose code contains Address, or nullptr.
+  llvm::DWARFUnit *unitAt(uint64_t Address) {
+    return index().unitForAddress(Address);
+  }
   /// The debug file as an object (its .eh_frame/.debug_frame for CFA).
   const llvm::object::ObjectFile &debugObject() const { return *DebugObj; }
   /// The target binary as an object (symbol table, instruction bytes).
@@ -88,6 +102,8 @@ public:
   /// contains only its own address). In a relocatable module (.ko)
   /// addresses are section offsets, so this is only meaningful in .text.
   std::optional<ElfSymbol> symbolAt(uint64_t Address) const;
+  /// The names of all function symbols, for "did you mean".
+  std::vector<std::string> functionNames() const;
 
   // Implementation detail, filled by findDebugInfo().
   std::string TargetPath, DebugPath, BuildId, FoundBy;
@@ -96,8 +112,12 @@ public:
   const llvm::object::ObjectFile *TargetObj = nullptr;
   const llvm::object::ObjectFile *DebugObj = nullptr;
   std::unique_ptr<llvm::DWARFContext> Dwarf;
-  std::multimap<std::string, ElfSymbol> SymbolsByName;
-  std::map<uint64_t, ElfSymbol> FunctionsByAddress;
+  std::unique_ptr<DwarfIndex> Index; ///< after Dwarf: refers to it
+  /// The symbol table the look-ups read, in place in the mapped file: a
+  /// kernel's has ~200k entries, and copying them into maps costs more than
+  /// the few linear scans a compile makes.
+  const llvm::object::ObjectFile *SymbolObj = nullptr;
+  bool SymbolsDynamic = false;
 };
 
 struct FinderOptions {
@@ -133,6 +153,26 @@ findDebugInfo(llvm::StringRef Target, bool Kernel, const FinderOptions &Opts);
 
 /// Hex NT_GNU_BUILD_ID of an ELF object, "" if none.
 std::string readBuildId(const llvm::object::ObjectFile &Obj);
+
+/// Debug info opened once per probed target and shared by every probe that
+/// names it: all the probes of a translation unit in the plugin, all the
+/// specs of one bpfprobe-resolve run. Units parsed for one probe stay parsed
+/// for the next.
+class DebugInfoCache {
+public:
+  explicit DebugInfoCache(FinderOptions Opts) : Opts(std::move(Opts)) {}
+
+  /// The debug info of a kernel probe's module ("" = vmlinux) or a user
+  /// probe's binary. The first failure for a target is returned as the
+  /// error; later requests for that target return nullptr (the caller has
+  /// reported it already).
+  llvm::Expected<DebugInfo *> get(llvm::StringRef Target, bool Kernel);
+
+private:
+  FinderOptions Opts;
+  /// "kernel:<module>" / "user:<path>" -> opened (null: failed before).
+  std::map<std::string, std::unique_ptr<DebugInfo>> Opened;
+};
 
 } // namespace bpfprobe
 

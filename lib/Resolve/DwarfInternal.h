@@ -32,6 +32,7 @@ class ObjectFile;
 namespace bpfprobe {
 
 struct ArchABI;
+class DwarfIndex;
 
 /// Where a value lives at the probe address, as far as DWARF says.
 struct Located {
@@ -75,6 +76,8 @@ struct LocationContext {
   llvm::DWARFContext *Dwarf = nullptr;       ///< .debug_frame
   llvm::DWARFContext *TargetFrames = nullptr; ///< .eh_frame of the binary
   llvm::DWARFUnit *Unit = nullptr; ///< for DW_OP_addrx (.debug_addr)
+  /// Finds the one .debug_frame FDE of the PC without parsing the others.
+  DwarfIndex *Index = nullptr;
 };
 
 /// Evaluates one DWARF location expression at Ctx.PC. Errors are plain

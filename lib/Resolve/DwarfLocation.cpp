@@ -13,6 +13,7 @@
 /// prove is never guessed.
 //===----------------------------------------------------------------------===//
 
+#include "Resolve/DwarfIndex.h"
 #include "Resolve/DwarfInternal.h"
 #include "Resolve/LLVMCompat.h"
 #include "Target/ArchABI.h"
@@ -63,6 +64,15 @@ Expected<std::unique_ptr<FetchExpr>> cfaAt(const LocationContext &Ctx) {
     if (!C || Fde)
       continue;
     for (bool EH : {false, true}) {
+      // The kernel's .debug_frame has ~60k FDEs: find the one wanted from
+      // the index rather than parsing them all.
+      if (!EH && C == Ctx.Dwarf && Ctx.Index)
+        if (std::optional<const dwarf::FDE *> F =
+                Ctx.Index->debugFrameFDE(Ctx.PC)) {
+          if ((Fde = *F))
+            break;
+          continue;
+        }
       auto Frames = EH ? C->getEHFrame() : C->getDebugFrame();
       if (!Frames) {
         consumeError(Frames.takeError());

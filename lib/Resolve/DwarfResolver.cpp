@@ -73,6 +73,30 @@ std::string joinNames(ArrayRef<std::string> Names) {
   return S.empty() ? "none" : S;
 }
 
+/// DW_AT_decl_file of D (or of its abstract origin or specification) as
+/// an absolute path, "" if none. DWARFDie::getDeclFile() returns "" in LLVM
+/// 19 when the file is a DW_FORM_implicit_const (gcc's DWARF 5 does that):
+/// the form value carries no unit to find the line table by.
+std::string declFile(DWARFDie D) {
+  constexpr auto Abs = DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath;
+  std::string Path = D.getDeclFile(Abs);
+  for (unsigned Depth = 0; Path.empty() && D && Depth < 8; ++Depth) {
+    if (auto V = D.find(dwarf::DW_AT_decl_file)) {
+      DWARFUnit *U = D.getDwarfUnit();
+      const DWARFDebugLine::LineTable *LT =
+          U ? U->getContext().getLineTableForUnit(U) : nullptr;
+      if (auto Idx = V->getAsUnsignedConstant(); Idx && LT)
+        LT->getFileNameByIndex(*Idx, U->getCompilationDir(), Abs, Path);
+      break;
+    }
+    DWARFDie Next =
+        D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+    D = Next ? Next
+             : D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+  }
+  return Path;
+}
+
 bool isScopeTag(dwarf::Tag T) {
   return T == dwarf::DW_TAG_subprogram ||
          T == dwarf::DW_TAG_inlined_subroutine ||
@@ -162,10 +186,7 @@ Expected<ElfSymbol> DwarfResolver::functionSymbol(StringRef Name,
                           " functions in " + DI.targetPath() +
                           "; pick one with FILE:LINE or " + Name +
                           "@FILE:LINE");
-  std::vector<std::string> Names;
-  for (const auto &[N, S] : DI.SymbolsByName)
-    if (S.IsFunction)
-      Names.push_back(N);
+  std::vector<std::string> Names = DI.functionNames();
   std::string Msg = "no function '" + Name.str() + "' in " + DI.targetPath();
   if (auto Best = didYouMean(Name, Names))
     Msg += "; did you mean '" + *Best + "'?";
@@ -180,7 +201,7 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
   // line table names the file.
   std::vector<DWARFUnit *> Units;
   if (Within) {
-    if (DWARFUnit *U = Ctx.getCompileUnitForCodeAddress(Within->Address))
+    if (DWARFUnit *U = DI.unitAt(Within->Address))
       Units.push_back(U);
   } else {
     for (const auto &U : Ctx.compile_units())
@@ -253,7 +274,7 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
 
 std::optional<uint64_t> DwarfResolver::prologueEnd(const ElfSymbol &Sym) {
   DWARFContext &Ctx = DI.dwarf();
-  DWARFUnit *U = Ctx.getCompileUnitForCodeAddress(Sym.Address);
+  DWARFUnit *U = DI.unitAt(Sym.Address);
   DWARFDie SP = U ? U->getSubroutineForAddress(Sym.Address) : DWARFDie();
   if (!SP)
     return std::nullopt;
@@ -303,7 +324,7 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
   S.Sym = *Sym;
   S.Offset = Address - Sym->Address;
   S.Where = S.offsetText(Address);
-  S.Unit = DI.dwarf().getCompileUnitForCodeAddress(Address);
+  S.Unit = DI.unitAt(Address);
   if (!S.Unit)
     return errorAt(R, "no debug info describes " + S.Where + " in " +
                           DI.debugPath());
@@ -401,13 +422,12 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
     Within = *Sym;
   }
   if (P.Form == ProbePlace::SymbolRelLine) {
-    DWARFUnit *U = DI.dwarf().getCompileUnitForCodeAddress(Within->Address);
+    DWARFUnit *U = DI.unitAt(Within->Address);
     DWARFDie SP = U ? U->getSubroutineForAddress(Within->Address) : DWARFDie();
     if (!SP)
       return errorAt(P.SymbolRange,
                      "no debug info for function '" + P.Symbol + "'");
-    std::string DeclFile = SP.getDeclFile(
-        DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath);
+    std::string DeclFile = declFile(SP);
     unsigned Decl = SP.getDeclLine();
     if (DeclFile.empty() || !Decl)
       return errorAt(P.SymbolRange, "the debug info of '" + P.Symbol +
@@ -448,6 +468,7 @@ LocationContext DwarfResolver::locationContext(const Site &S) {
   C.Subprogram = S.Subprogram;
   C.Unit = S.Unit;
   C.Dwarf = &DI.dwarf();
+  C.Index = &DI.index();
   if (!TargetFrames && &DI.targetObject() != &DI.debugObject())
     TargetFrames = DWARFContext::create(DI.targetObject());
   C.TargetFrames = TargetFrames.get();
@@ -1063,15 +1084,14 @@ Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
                                  DI.targetPath());
   const ElfSymbol &Sym = Syms.front();
   DWARFContext &Ctx = DI.dwarf();
-  DWARFUnit *U = Ctx.getCompileUnitForCodeAddress(Sym.Address);
+  DWARFUnit *U = DI.unitAt(Sym.Address);
   DWARFDie SP = U ? U->getSubroutineForAddress(Sym.Address) : DWARFDie();
   const DWARFDebugLine::LineTable *LT = U ? Ctx.getLineTableForUnit(U) : nullptr;
   if (!SP || !LT)
     return createStringError(inconvertibleErrorCode(),
                              "no debug info for function '" + Function + "'");
   unsigned Decl = SP.getDeclLine();
-  std::string DeclFile =
-      SP.getDeclFile(DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath);
+  std::string DeclFile = declFile(SP);
   std::map<std::pair<std::string, unsigned>, bool> Lines;
   for (const DWARFDebugLine::Row &Row : LT->Rows) {
     if (Row.EndSequence || !Row.IsStmt || Row.Address.Address < Sym.Address ||

@@ -106,6 +106,31 @@ llvm::Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
 llvm::Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
                                        TextRange Range);
 
+// Choosing how to resolve (Resolver.cpp) ---------------------------------
+// The plugin and bpfprobe-resolve both use these, so a spec means the same
+// thing to both.
+
+/// True when Spec needs debug info: a source-line place, or an argument that
+/// names variables or steps through members, elements or pointers
+/// (partNeedingDebugInfo). C types, registers, $argN and $retval at
+/// symbol+offset resolve by the calling convention. IdentOrType arguments
+/// must have been decided (as CType or Expression) first.
+bool needsDebugInfo(const ProbeSpec &Spec);
+
+/// The argument as written, without its ":type": what a value that has no
+/// body parameter is called (recording probes, bpfprobe-resolve).
+std::string argValueName(const ProbeSpec &Spec, const ProbeArg &Arg);
+
+/// The type an expression argument is read as when no body parameter gives
+/// it one: its explicit ':type', else a whole register, unsigned
+/// (kprobe_events' default).
+ScalarType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI);
+
+/// The BPF program name of site N (from 0) of the probe Base: Base itself
+/// for the first site, Base__N for the others (the inlined copies of a
+/// line).
+std::string siteProgramName(llvm::StringRef Base, unsigned N);
+
 } // namespace bpfprobe
 
 #endif

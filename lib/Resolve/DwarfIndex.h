@@ -1,0 +1,94 @@
+//===- DwarfIndex.h - Find one unit or one FDE without parsing all -*- C++ -*-===//
+//
+/// \file
+/// Look-ups that parse only what one probe needs, shared by all the probes
+/// that use the same debug info. DWARFContext answers "which compile unit
+/// covers this address" by reading the header of every unit in .debug_info
+/// (on a kernel image: 2,400 headers spread over 200 MB, each one a page
+/// fault) and "which FDE covers this address" by parsing every CFI program
+/// of .debug_frame. Here:
+///   - .debug_aranges (a small section) maps the address to its unit's
+///     offset, and that unit alone is read from its header;
+///   - .debug_frame is indexed by walking its entry headers once, and the
+///     one FDE wanted is parsed with its CIE.
+/// Whatever the fast path cannot prove right (no aranges entry for the
+/// address, a unit that refers into other units, a relocatable object
+/// whose .debug_frame needs relocations) goes to DWARFContext's own search.
+//===----------------------------------------------------------------------===//
+
+#ifndef BPFPROBE_RESOLVE_DWARFINDEX_H
+#define BPFPROBE_RESOLVE_DWARFINDEX_H
+
+#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace llvm {
+class DWARFContext;
+class DWARFDebugFrame;
+namespace dwarf {
+class FDE;
+}
+} // namespace llvm
+
+namespace bpfprobe {
+
+class DwarfIndex {
+public:
+  explicit DwarfIndex(llvm::DWARFContext &Ctx);
+  ~DwarfIndex();
+
+  /// The compile unit whose code contains Address, or nullptr.
+  llvm::DWARFUnit *unitForAddress(uint64_t Address);
+
+  /// The .debug_frame FDE covering Address, or nullptr if there is none.
+  /// std::nullopt when this index cannot answer (no .debug_frame, a
+  /// relocatable object, a malformed section): ask DWARFContext.
+  std::optional<const llvm::dwarf::FDE *> debugFrameFDE(uint64_t Address);
+
+  /// How many units were read (for tests and the bench).
+  unsigned unitsRead() const { return Units.size(); }
+
+private:
+  llvm::DWARFContext &Ctx;
+
+  // .debug_aranges: address ranges to unit offsets, sorted by LowPC.
+  struct ArangeEntry {
+    uint64_t LowPC, HighPC, UnitOffset;
+  };
+  std::vector<ArangeEntry> Aranges;
+  bool ArangesRead = false;
+  /// Units read on their own, by offset; a DWARFUnitVector so that DIE
+  /// references resolve through it.
+  llvm::DWARFUnitVector Units;
+  /// Set when a unit needs the whole unit list (DW_FORM_ref_addr and the
+  /// like): from then on DWARFContext answers.
+  bool UseContext = false;
+
+  void readAranges();
+  llvm::DWARFUnit *unitAtOffset(uint64_t Offset);
+
+  // .debug_frame: FDE ranges to the offsets of the FDE and its CIE.
+  struct FrameEntry {
+    uint64_t Begin, End;
+    uint64_t FdeOffset, FdeSize, CieOffset, CieSize;
+  };
+  std::vector<FrameEntry> Frames;
+  enum { NotRead, Usable, Unusable } FramesState = NotRead;
+  void readFrames();
+  /// Mini sections ("CIE, FDE") parsed so far, by FDE offset.
+  struct ParsedFDE {
+    std::string Bytes;
+    std::unique_ptr<llvm::DWARFDebugFrame> Frame;
+    const llvm::dwarf::FDE *Fde = nullptr;
+  };
+  std::map<uint64_t, ParsedFDE> ParsedFDEs;
+};
+
+} // namespace bpfprobe
+
+#endif
