@@ -214,6 +214,11 @@ static std::string formatAddr(const FetchExpr &E, const ArchABI &ABI,
 
 std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
                            const ArchABI &ABI, AddrSpace Space) {
+  // A string's expression is its address; kprobe_events reads the string
+  // at the address of its last dereference, so `+0(%di):string` is the
+  // string %di points to (perf probe prints the same).
+  if (T.Kind == ValueType::String)
+    return formatAddr(E, ABI, Space) + ":" + T.kprobeTypeName();
   std::string S = formatValue(E, ABI, Space);
   if (E.Kind == FetchExpr::Bitfield)
     return S + ":b" + std::to_string(E.BitSize) + "@" +

@@ -114,7 +114,8 @@ struct Site {
   uint64_t Offset = 0;
   DWARFUnit *Unit = nullptr;
   /// Innermost first: lexical blocks of the innermost function, then the
-  /// function (an inlined subroutine or the subprogram).
+  /// function (an inlined subroutine or the subprogram), then the same for
+  /// each caller it is inlined into, out to the subprogram.
   std::vector<DWARFDie> Scopes;
   DWARFDie Function;    ///< innermost inlined subroutine or subprogram
   DWARFDie Subprogram;  ///< the concrete subprogram (frame base)
@@ -334,8 +335,10 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
     return errorAt(R, "no function in the debug info contains " + S.Where);
   S.Function = Chain.front();
   S.Subprogram = Chain.back();
-  // Lexical blocks of the innermost function that contain the address,
-  // deepest first.
+  // Innermost first: for each function of the inlined chain, the lexical
+  // blocks that contain the address (deepest first), then the function. A
+  // line of the caller can share its address with inlined code, and the
+  // caller's variables are as live there as the callee's, which shadow them.
   std::vector<DWARFDie> Blocks;
   std::function<void(DWARFDie)> Descend = [&](DWARFDie D) {
     for (DWARFDie C : D.children()) {
@@ -348,9 +351,12 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
       return;
     }
   };
-  Descend(S.Function);
-  S.Scopes.assign(Blocks.rbegin(), Blocks.rend());
-  S.Scopes.push_back(S.Function);
+  for (DWARFDie Fn : Chain) {
+    Blocks.clear();
+    Descend(Fn);
+    S.Scopes.insert(S.Scopes.end(), Blocks.rbegin(), Blocks.rend());
+    S.Scopes.push_back(Fn);
+  }
   if (Chain.size() > 1)
     S.Where += " (inlined " +
                std::string(Chain.front().getShortName()

@@ -87,26 +87,63 @@ std::optional<uint64_t> typeSize(DWARFDie T, unsigned PointerSize) {
 std::string typeName(DWARFDie T) {
   if (!T)
     return "void";
+  // C spells tags: "struct req", "const struct req *", as gdb prints them;
+  // DWARFTypePrinter prints C++ ("const req *").
+  DWARFDie Base = T;
+  for (unsigned Depth = 0; Base && Depth < 16; ++Depth) {
+    dwarf::Tag Tag = Base.getTag();
+    if (Tag != dwarf::DW_TAG_pointer_type && Tag != dwarf::DW_TAG_const_type &&
+        Tag != dwarf::DW_TAG_volatile_type &&
+        Tag != dwarf::DW_TAG_restrict_type &&
+        Tag != dwarf::DW_TAG_atomic_type && Tag != dwarf::DW_TAG_array_type)
+      break;
+    Base = Base.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+  }
+  StringRef Keyword;
+  if (Base) {
+    switch (Base.getTag()) {
+    case dwarf::DW_TAG_structure_type:
+      Keyword = "struct ";
+      break;
+    case dwarf::DW_TAG_union_type:
+      Keyword = "union ";
+      break;
+    case dwarf::DW_TAG_enumeration_type:
+      Keyword = "enum ";
+      break;
+    default:
+      break;
+    }
+  }
   std::string S;
   raw_string_ostream OS(S);
-  // C spells tags: "struct req", as gdb prints them.
-  switch (T.getTag()) {
-  case dwarf::DW_TAG_structure_type:
-    OS << "struct ";
-    break;
-  case dwarf::DW_TAG_union_type:
-    OS << "union ";
-    break;
-  case dwarf::DW_TAG_enumeration_type:
-    OS << "enum ";
-    break;
-  default:
-    break;
-  }
+  if (Base == T)
+    OS << Keyword;
   TypePrinter P(OS);
   P.appendQualifiedName(T);
-  if (!T.getShortName() && isAggregate(T) && S.back() == ' ')
-    S += "<anonymous>";
+  OS.flush();
+  if (Base == T) {
+    if (!T.getShortName() && isAggregate(T) && !S.empty() && S.back() == ' ')
+      S += "<anonymous>";
+    return S;
+  }
+  // Put the keyword before the base type's name where it stands as a word.
+  const char *Name = Base ? Base.getShortName() : nullptr;
+  if (Keyword.empty() || !Name || !*Name)
+    return S;
+  StringRef N(Name);
+  auto IsBoundary = [](char C) {
+    return C == ' ' || C == '*' || C == '(' || C == ')' || C == '[';
+  };
+  for (size_t Pos = S.find(N); Pos != std::string::npos;
+       Pos = S.find(N, Pos + 1)) {
+    bool Before = Pos == 0 || IsBoundary(S[Pos - 1]);
+    bool After = Pos + N.size() == S.size() || IsBoundary(S[Pos + N.size()]);
+    if (Before && After) {
+      S.insert(Pos, Keyword.str());
+      break;
+    }
+  }
   return S;
 }
 

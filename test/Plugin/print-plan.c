@@ -40,10 +40,10 @@ SEC("kprobe/vfs_read(port_t, enum color, struct file *)")
 int lookups(struct pt_regs *ctx, int p, int c, struct file *f) { return 0; }
 
 // Strings are copied; the parameter points at the copy.
-// CHECK-NEXT: p:str ./demo:f name=%di:string
+// CHECK-NEXT: p:str ./demo:f name=+0(%di):string
 SEC("uprobe/./demo:f($arg1:string)")
 int str(struct pt_regs *ctx, const char *name) { return 0; }
-// CHECK-NEXT: p:kstr do_sys_open path=%si:ustring
+// CHECK-NEXT: p:kstr do_sys_open path=+0(%si):ustring
 SEC("kprobe/do_sys_open($arg2:ustring)")
 int kstr(struct pt_regs *ctx, const char *path) { return 0; }
 
