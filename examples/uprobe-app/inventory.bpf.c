@@ -11,14 +11,15 @@
  * register the x86-64 calling convention puts it in and passes it to the
  * body as an ordinary parameter.
  *
- * on_restock_line (-DWITH_LINE_PROBE, CMake option BPFPROBE_EXAMPLE_DWARF)
- * fires in the middle of restock(), at the source line marked in
- * inventory.c, and fetches a local variable and a member chain. That needs
- * DWARF resolution, which this bpfprobe build does not have yet: the plugin
- * refuses it with "resolving names and source lines from debug info ... is
- * not supported by this build yet".
- * TODO(dwarf): turn BPFPROBE_EXAMPLE_DWARF on by default once lib/Resolve
- * resolves lines and locals.
+ * on_restock_line (-DWITH_LINE_PROBE, CMake option BPFPROBE_EXAMPLE_DWARF,
+ * ON by default) fires in the middle of restock(), at the source line
+ * marked in inventory.c, and fetches a local variable and a member chain.
+ * The plugin resolves them against the program's DWARF (DEBUGINFO in
+ * CMakeLists.txt); with -fplugin-arg-bpfprobe-print-plan the plan reads, for
+ * the program built without optimization:
+ *
+ *   p:on_restock_line /abs/path/inventory:restock+55 name=+0(-24(%bp)):string
+ *     count=-28(%bp):s32 cost=-8(%bp):s64 stock=+32(-24(%bp)):s32
  */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>

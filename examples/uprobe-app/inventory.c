@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * The program the example traces: restocks a few items and prints the
- * bill. Build it with -g so the line probe (inventory-lines.bpf.c) can find
- * its locals.
+ * bill. Build it with -g so the line probe (on_restock_line in
+ * inventory.bpf.c) can find its locals.
  *
  *   inventory [ITEM COUNT UNIT_CENTS]...    default: apple 3 120 pear 5 90
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /*
  * Shared by the traced program (inventory.c), the BPF probes
- * (inventory.bpf.c, inventory-lines.bpf.c) and the loader
+ * (inventory.bpf.c) and the loader
  * (inventory-trace.c): the layout of an item, and of the event the probes
  * send to the loader through the ring buffer.
  */
