@@ -2,7 +2,7 @@
 //
 /// \file
 /// usage: bpfprobe-resolve [--debuginfo PATH] [--arch A] [--cc NAME]
-///                         [--vars | --lines] [--time] SPEC...
+///                         [--vars | --lines] [--time] [--stats] SPEC...
 ///
 /// The plugin's resolution, without a compile: for each SPEC, each site's
 /// fetch plan in kprobe_events syntax, like `perf probe -D`
@@ -21,7 +21,9 @@
 /// the same plans. Debug info is opened once per target and shared by all
 /// the specs, as the plugin shares it across the probes of a file.
 /// `--time` prints to stderr how long finding and opening the debug info and
-/// resolving took (bench/resolve.sh uses it).
+/// resolving took (bench/resolve.sh uses it); `--stats` how much of the
+/// debug info was read: the compile units parsed, and whether any look-up
+/// had to read the header of every unit.
 //===----------------------------------------------------------------------===//
 
 #include "Plan/FetchPlan.h"
@@ -47,7 +49,7 @@ namespace {
 
 constexpr const char *Usage =
     "usage: bpfprobe-resolve [--debuginfo PATH] [--arch ARCH] [--cc NAME]\n"
-    "                        [--vars | --lines] [--time] SPEC...\n"
+    "                        [--vars | --lines] [--time] [--stats] SPEC...\n"
     "\n"
     "Prints each site's fetch plan in kprobe_events syntax (like perf probe "
     "-D).\n"
@@ -60,6 +62,7 @@ constexpr const char *Usage =
     "  --lines           list the probe-able lines of the function (perf "
     "probe -L)\n"
     "  --time            print the time taken to stderr\n"
+    "  --stats           print how much debug info was read to stderr\n"
     "\n"
     "example: bpfprobe-resolve 'uprobe/./srv:handle(req->hdr.len, c->fd)'\n";
 
@@ -73,7 +76,7 @@ struct Options {
   FinderOptions Finder;
   std::string Arch, CallConv;
   enum { Plans, Vars, Lines } Mode = Plans;
-  bool Time = false;
+  bool Time = false, Stats = false;
   std::vector<std::string> Specs;
 };
 
@@ -120,6 +123,8 @@ public:
   bool run(StringRef Text);
 
   double OpenMs = 0, ResolveMs = 0;
+  /// The debug info each target resolved against, in first-use order.
+  std::vector<DebugInfo *> Used;
 
 private:
   const Options &Opts;
@@ -150,6 +155,8 @@ Expected<DebugInfo *> Resolver::debugInfo(const ProbeSpec &Spec) {
   }
   if (!*DI)
     return createStringError(inconvertibleErrorCode(), Missing[Key]);
+  if (!llvm::is_contained(Used, *DI))
+    Used.push_back(*DI);
   return *DI;
 }
 
@@ -410,6 +417,8 @@ int main(int Argc, char **Argv) {
       Opts.Mode = Options::Lines;
     else if (A == "--time")
       Opts.Time = true;
+    else if (A == "--stats")
+      Opts.Stats = true;
     else if (A == "--help" || A == "-h") {
       outs() << Usage;
       return 0;
@@ -435,11 +444,21 @@ int main(int Argc, char **Argv) {
     return 2;
   }
 
-  Resolver R(Opts, *ABI);
+  // Never destroyed: like clang's -disable-free, leave the DWARF of a
+  // kernel image to the OS instead of freeing it object by object.
+  Resolver &R = *new Resolver(Opts, *ABI);
   bool OK = true;
   for (const std::string &Spec : Opts.Specs)
     OK &= R.run(Spec);
   outs().flush();
+  if (Opts.Stats)
+    for (DebugInfo *DI : R.Used)
+      errs() << "bpfprobe-resolve: " << DI->debugPath() << " ("
+             << DI->foundBy() << "): " << DI->index().unitsRead()
+             << " compile unit" << (DI->index().unitsRead() == 1 ? "" : "s")
+             << " read by address, " << DI->index().contextLookups()
+             << " look-up" << (DI->index().contextLookups() == 1 ? "" : "s")
+             << " through every unit header\n";
   if (Opts.Time)
     errs() << format("bpfprobe-resolve: %zu spec%s: debug info %.1f ms, "
                      "resolution %.1f ms, total %.1f ms\n",

@@ -140,6 +140,7 @@ DWARFUnit *DwarfIndex::unitForAddress(uint64_t Address) {
   }
   // No aranges entry (clang does not emit .debug_aranges by default), or a
   // unit this index cannot read alone.
+  ++ContextLookups;
   return Ctx.getCompileUnitForCodeAddress(Address);
 }
 

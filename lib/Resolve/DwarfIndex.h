@@ -50,8 +50,11 @@ public:
   /// relocatable object, a malformed section): ask DWARFContext.
   std::optional<const llvm::dwarf::FDE *> debugFrameFDE(uint64_t Address);
 
-  /// How many units were read (for tests and the bench).
+  /// How many units this index read on their own, and how many look-ups it
+  /// left to DWARFContext (which reads every unit header): for
+  /// `bpfprobe-resolve --stats`, its tests and the bench.
   unsigned unitsRead() const { return Units.size(); }
+  unsigned contextLookups() const { return ContextLookups; }
 
 private:
   llvm::DWARFContext &Ctx;
@@ -68,6 +71,7 @@ private:
   /// Set when a unit needs the whole unit list (DW_FORM_ref_addr and the
   /// like): from then on DWARFContext answers.
   bool UseContext = false;
+  unsigned ContextLookups = 0;
 
   void readAranges();
   llvm::DWARFUnit *unitAtOffset(uint64_t Offset);
