@@ -368,17 +368,22 @@ private:
 
 std::string Finder::checkCandidate(const ObjectFile &Obj,
                                    const Expectation &Want) {
-  if (Want.Crc) {
+  std::string Id = readBuildId(Obj);
+  if (!Want.BuildId.empty() && !Id.empty() && Id != Want.BuildId)
+    return "build-id " + Id + " does not match " + Want.Whose + " " +
+           Want.BuildId;
+  // The CRC reads the whole file (a kernel-sized debug file: hundreds of
+  // megabytes, and as much resident memory). When the file and the binary
+  // both have a build-id, the build-id decides, as it does for perf and
+  // debuginfod; the CRC is checked only when one of them has none.
+  bool IdsMatch = !Want.BuildId.empty() && Id == Want.BuildId;
+  if (Want.Crc && !IdsMatch) {
     uint32_t Crc = crc32(arrayRefFromStringRef(Obj.getData()));
     if (Crc != *Want.Crc)
       return "CRC mismatch: .gnu_debuglink expects " + hex32(*Want.Crc) +
              ", the file has " + hex32(Crc) +
              " (a debug file from another build)";
   }
-  std::string Id = readBuildId(Obj);
-  if (!Want.BuildId.empty() && !Id.empty() && Id != Want.BuildId)
-    return "build-id " + Id + " does not match " + Want.Whose + " " +
-           Want.BuildId;
   if (!Want.BuildId.empty() && Id.empty() && !Want.Crc)
     return "no build-id to check against " + Want.Whose + " " + Want.BuildId;
   if (!hasDwarf(Obj))

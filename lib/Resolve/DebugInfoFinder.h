@@ -7,7 +7,8 @@
 ///      separate .debug file, a kernel vmlinux or a module .ko),
 ///   2. the binary itself, if it has .debug_info,
 ///   3. its .gnu_debuglink next to it, in .debug/, and under /usr/lib/debug
-///      (CRC checked),
+///      (the build-ids must match; the CRC of the whole file is checked
+///      only when one of them has no build-id),
 ///   4. /usr/lib/debug/.build-id/xx/yyyy.debug by its NT_GNU_BUILD_ID,
 ///   5. a debuginfod server (DEBUGINFOD_URLS) through LLVM's client.
 /// For the kernel (kprobes without an explicit path) the running kernel's
