@@ -185,8 +185,7 @@ Expected<ElfSymbol> DwarfResolver::functionSymbol(StringRef Name,
   if (Syms.size() > 1)
     return errorAt(R, "'" + Name + "' names " + Twine(Syms.size()) +
                           " functions in " + DI.targetPath() +
-                          "; pick one with FILE:LINE or " + Name +
-                          "@FILE:LINE");
+                          "; name the place by FILE:LINE instead");
   std::vector<std::string> Names = DI.functionNames();
   std::string Msg = "no function '" + Name.str() + "' in " + DI.targetPath();
   if (auto Best = didYouMean(Name, Names))
@@ -578,6 +577,17 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
         const char *N = C.getShortName();
         if (!N || Name != N)
           continue;
+        // At return the frame is gone: DWARF describes the variable at the
+        // entry, not where the return probe fires.
+        if (isReturnProbe(Spec.Kind))
+          return errorAt(E.Range,
+                         "'" + Name + "' is a " +
+                             (C.getTag() == dwarf::DW_TAG_formal_parameter
+                                  ? "parameter"
+                                  : "local variable") +
+                             " of " + S.Sym.Name +
+                             ", gone when a return probe fires; fetch it in "
+                             "an entry probe, or use $retval and globals");
         auto L = locateVariable(S, C, E);
         if (!L)
           return L.takeError();
@@ -608,6 +618,15 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
                          "kernel global '" + Name +
                              "' needs its run-time address, which KASLR "
                              "moves; not supported yet");
+        // A PIE global is found relative to %ip, which a return probe sees
+        // at the caller's return address, not at this function.
+        if (isReturnProbe(Spec.Kind) && isPIE() &&
+            C.find(dwarf::DW_AT_location))
+          return errorAt(E.Range,
+                         "global '" + Name + "' of a position-independent "
+                         "binary cannot be located in a return probe (its "
+                         "load address is found from %ip, which is the "
+                         "caller's there); fetch it in an entry probe");
         auto L = locateVariable(S, C, E);
         if (!L)
           return L.takeError();
@@ -700,14 +719,37 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   case SpecExpr::Global:
     return lookup(S, E);
   case SpecExpr::ArgN: {
+    if (isReturnProbe(Spec.Kind))
+      return errorAt(E.Range, "'$arg" + Twine(E.Number) +
+                                  "' is gone when a return probe fires");
+    // The order of declaration is the abstract function's: an inlined or
+    // out-of-line copy may list its parameters in another order.
+    DWARFDie Decl = S.Function;
+    if (DWARFDie O = S.Function.getAttributeValueAsReferencedDie(
+            dwarf::DW_AT_abstract_origin))
+      Decl = O;
     unsigned N = 0;
-    for (DWARFDie C : S.Function.children())
-      if (C.getTag() == dwarf::DW_TAG_formal_parameter && ++N == E.Number) {
+    for (DWARFDie P : Decl.children())
+      if (P.getTag() == dwarf::DW_TAG_formal_parameter && ++N == E.Number) {
         SpecExpr Named;
         Named.Kind = SpecExpr::Ident;
-        Named.Name = C.getShortName() ? C.getShortName() : "$arg";
+        Named.Name = P.getShortName() ? P.getShortName() : "$arg";
         Named.Range = E.Range;
         Named.NameRange = E.Range;
+        // The concrete parameter of this copy, if the compiler kept it.
+        DWARFDie C = P;
+        if (Decl != S.Function) {
+          C = DWARFDie();
+          for (DWARFDie K : S.Function.children())
+            if (K.getTag() == dwarf::DW_TAG_formal_parameter &&
+                K.getAttributeValueAsReferencedDie(
+                    dwarf::DW_AT_abstract_origin) == P)
+              C = K;
+          if (!C)
+            return errorAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
+                                        Named.Name + "') is optimized out at " +
+                                        S.Where);
+        }
         auto L = locateVariable(S, C, Named);
         if (!L)
           return L.takeError();
@@ -744,15 +786,22 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
 
   switch (E.Kind) {
   case SpecExpr::Deref: {
+    // *array is its first element, as in C.
+    if (T && T.getTag() == dwarf::DW_TAG_array_type) {
+      if (Loc.Kind != Located::Memory)
+        return errorAt(E.Range, "'" + BaseText +
+                                    "' is not in memory at this address");
+      return std::make_pair(
+          Located::memory(std::move(Loc.Expr)),
+          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+    }
     if (!isPointer(T))
       return errorAt(E.Range, "cannot dereference '" + BaseText +
                                   "': it has type '" + typeName(Type) +
                                   "', not a pointer");
+    // A void pointer dereferences to an untyped location: the argument's
+    // explicit type (":u64") says how much to read.
     DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-    if (!stripTypedefs(Pointee))
-      return errorAt(E.Range, "cannot dereference '" + BaseText +
-                                  "': it points to void; give a type, e.g. "
-                                  "'*" + BaseText + ":u64'");
     auto P = valueOf(std::move(Loc), Type, *E.Base);
     if (!P)
       return P.takeError();
@@ -841,7 +890,22 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
       Out = Located::memory(FetchExpr::add(std::move(*P), M->ByteOffset));
     } else if (Loc.Kind == Located::Memory) {
       Out = Located::memory(FetchExpr::add(std::move(Loc.Expr), M->ByteOffset));
-    } else if (Loc.Kind == Located::Value && !M->IsBitfield) {
+    } else if (Loc.Kind == Located::Value && M->IsBitfield) {
+      // A bitfield of a small struct held in a register.
+      if (M->ByteOffset + M->StorageSize > 8)
+        return errorAt(E.Range, "'" + BaseText +
+                                    "' is in a register; its bitfield '" +
+                                    E.Name + "' is not within 8 bytes");
+      auto VT = valueTypeOf(MT, ABI.PointerSize);
+      bool Signed = VT && VT->Signed;
+      if (!VT)
+        consumeError(VT.takeError());
+      return std::make_pair(
+          Located::value(FetchExpr::bitfield(
+              std::move(Loc.Expr), 8, M->ByteOffset * 8 + M->BitOffset,
+              M->BitSize, Signed)),
+          MT);
+    } else if (Loc.Kind == Located::Value) {
       // A small struct held in a register: the member's bytes of it.
       auto MSize = typeSize(MT, ABI.PointerSize);
       if (!MSize || M->ByteOffset + *MSize > 8)
@@ -984,7 +1048,7 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
     VT.Size = ST.Size;
     VT.Signed = ST.Signed;
     P.CType = FT->name();
-  } else if (!Type) {
+  } else if (!stripTypedefs(Type)) {
     if (E.Kind == SpecExpr::Reg) {
       VT.Kind = ValueType::Int;
       VT.Size = ABI.reg(ABI.findReg(E.Name)).Size;

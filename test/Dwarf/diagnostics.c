@@ -4,7 +4,7 @@
 // values with where they are available, lines without code.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %gcc -g -O2 %inputs/dwarf/srv.c -o %t/srv
-// RUN: %clang_bpf -fsyntax-only -Xclang -verify -DBIN='"%t/srv"' %s
+// RUN: %clang_bpf -fsyntax-only -ferror-limit=0 -Xclang -verify -DBIN='"%t/srv"' %s
 
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
@@ -45,6 +45,14 @@ BPF_PROBE_RECORD_NAMED(a16, "uprobe/" BIN ":handle(c->fd[1])");
 // With debug info, $argN is the Nth parameter DWARF lists.
 // expected-error@+1 {{'$arg3': handle+0x0 has 2 parameters in the debug info}}
 BPF_PROBE_RECORD_NAMED(a17, "uprobe/" BIN ":handle(req->id, $arg3)");
+
+// Return probes: the frame is gone, and %ip is the caller's.
+// expected-error@+1 {{'req' is a parameter of handle, gone when a return probe fires; fetch it in an entry probe, or use $retval and globals}}
+BPF_PROBE_RECORD_NAMED(r1, "uretprobe/" BIN ":handle($retval, req->id)");
+// expected-error@+1 {{global 'counter' of a position-independent binary cannot be located in a return probe}}
+BPF_PROBE_RECORD_NAMED(r2, "uretprobe/" BIN ":handle($retval, counter)");
+// expected-error@+1 {{'$arg1' is gone when a return probe fires}}
+BPF_PROBE_RECORD_NAMED(r3, "uretprobe/" BIN ":handle($retval, $arg1->id)");
 
 // A body that takes a struct by value is refused: it must take a pointer.
 // expected-error@+1 {{parameter 'r' of type 'long' cannot receive '*req' (x8[48]) by value; declare it as 'const struct req *': the prologue copies the value to the BPF stack and passes its address}}

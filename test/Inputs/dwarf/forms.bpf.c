@@ -18,4 +18,11 @@ int f3(struct pt_regs *ctx, const struct pair *p)
 	return 0;
 }
 
+/* Bitfields of a struct held in a register; a void pointer read with an
+ * explicit type. (clang describes fl's bitfield byte as optimized out at the
+ * entry and the rest with DW_OP_shr/convert: refused, see the test.) */
+#ifndef NO_BITS
+BPF_PROBE_RECORD_NAMED(f4, "uprobe/./forms:bits(fl.a, fl.b, fl.c, *v:s64)");
+#endif
+
 char LICENSE[] SEC("license") = "GPL";

@@ -22,9 +22,20 @@ __attribute__((noinline)) long clobber(long a, long b)
 	return r;
 }
 
+struct flags { int a : 3; unsigned b : 5; int c; };
+
+/* A struct of bitfields passed in a register; an untyped pointer. */
+__attribute__((noinline)) int bits(struct flags fl, void *v)
+{
+	printf("bits a=%d b=%u c=%d v=%ld\n", fl.a, fl.b, fl.c, *(long *)v);
+	return fl.a + fl.b + fl.c;
+}
+
 int main(int argc, char **argv)
 {
 	struct pair p = { .lo = -5, .hi = 6 };
+	struct flags fl = { .a = -2, .b = 19, .c = 7 };
 	long x = argc > 1 ? atol(argv[1]) : 41;
-	return (int)(split(p, x) + clobber(x, 2)) & 1;
+	long big = -1234567890123;
+	return (int)(split(p, x) + clobber(x, 2) + bits(fl, &big)) & 1;
 }
