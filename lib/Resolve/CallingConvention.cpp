@@ -271,6 +271,39 @@ Expected<ScalarType> scalarTypeFor(const CTypeDesc &T, const ArchABI &ABI) {
 }
 
 namespace {
+/// The element size of a homogeneous floating-point aggregate of at most
+/// MaxMembers members (AAPCS64 5.9.5.1, AAPCS 4.3.5, ELFv2 2.2.4.1): every
+/// leaf floating-point, all of one size, packed from offset 0 with no
+/// padding (the leaves of a union's members share offsets). 0 if T is not
+/// one.
+static unsigned homogeneousFloatSize(const ScalarType &T, unsigned MaxMembers) {
+  if (T.Leaves.empty())
+    return 0;
+  unsigned E = T.Leaves.front().Size;
+  if (E == 0 || T.Size % E)
+    return 0;
+  for (const LayoutLeaf &L : T.Leaves)
+    if (!L.IsFloat || L.Size != E || L.Offset % E)
+      return 0;
+  unsigned N = T.Size / E;
+  if (N > MaxMembers)
+    return 0;
+  // Every element position holds a leaf.
+  for (unsigned I = 0; I < N; ++I)
+    if (llvm::none_of(T.Leaves,
+                      [&](const LayoutLeaf &L) { return L.Offset == I * E; }))
+      return 0;
+  return E;
+}
+
+/// A structure or union whose only scalar is one floating-point value that
+/// fills it ("struct { double d; }"): s390x and the i386 compilers pass it
+/// as that value.
+static bool isSingleFloat(const ScalarType &T) {
+  return T.Leaves.size() == 1 && T.Leaves[0].IsFloat &&
+         T.Leaves[0].Offset == 0 && T.Leaves[0].Size == T.Size;
+}
+
 /// Hands out argument locations in order, by one calling convention: the
 /// registers of CallingConv::ArgRegs, then the stack above the stack
 /// pointer at entry, with the rules of CallingConv::Rule for values wider
@@ -293,6 +326,26 @@ public:
     return scalar(T.Size, T.Align ? T.Align : T.Size);
   }
 
+  /// Whether a floating-point scalar of Size bytes, placed next, travels
+  /// like an integer of its size (so its bits can be fetched) rather than
+  /// in an FP register: on the i386 stack and in regparm's stack slots, in
+  /// arm base-standard core registers, and in MIPS n64's stack slots (the
+  /// ninth argument position on: n64 assigns FP registers by position).
+  bool floatTravelsAsInteger(unsigned Size) const {
+    if (Size != 4 && Size != 8)
+      return false;
+    switch (CC.Rule) {
+    case ArgRule::I386Stack:
+    case ArgRule::I386Regparm:
+    case ArgRule::AAPCS32:
+      return true;
+    case ArgRule::MipsN64:
+      return Words >= NRegs;
+    default:
+      return false;
+    }
+  }
+
 private:
   const ArchABI &ABI;
   const CallingConv &CC;
@@ -301,9 +354,6 @@ private:
   unsigned NextReg = 0; ///< next free argument register
   unsigned StackOff = 0; ///< bytes of stack arguments so far
   unsigned Words = 0;   ///< ELFv2, n64: doublewords so far, registers included
-  /// i386 regparm: a 64-bit value or aggregate went to the stack while a
-  /// register was still free; compilers disagree about that register.
-  bool RegparmSkipped = false;
   bool IsFloat = false; ///< the scalar being placed is floating-point
   TextRange Range;
   std::string Text;
@@ -396,21 +446,23 @@ private:
       // psABI 2.2: each argument in 4-byte units, no extra alignment.
       return stackValue(takeStack(Size, 4), Size, 4);
     case ArgRule::I386Regparm: {
+      // GCC (function_arg_advance_32) and Clang (X86_32ABIInfo::
+      // updateFreeRegs): an integer or pointer takes the next 1 or 2 of
+      // eax, edx, ecx; one that does not fit goes to the stack and leaves
+      // no register for later arguments. float and double go to the stack
+      // and take no register.
       unsigned N = Wide ? 2 : 1;
-      if (!IsFloat && N <= freeRegs()) {
-        if (RegparmSkipped)
-          return refuse("with -mregparm=3, GCC passes it in the register a "
-                        "previous 64-bit or aggregate argument left free, "
-                        "Clang on the stack; the table cannot know which "
-                        "compiler built the kernel");
-        NextReg += N;
-        return regPieces(NextReg - N, N, Size);
+      if (!IsFloat) {
+        if (N <= freeRegs()) {
+          NextReg += N;
+          return regPieces(NextReg - N, N, Size);
+        }
+        NextReg = NRegs;
       }
-      if (freeRegs() && !IsFloat)
-        RegparmSkipped = true;
       return stackValue(takeStack(Size, 4), Size, 4);
     }
     case ArgRule::AAPCS32:
+    case ArgRule::AAPCS32VFP:
       if (Wide) {
         // C.3: a double-word-aligned value starts at an even register;
         // C.4: if it does not fit, NCRN = 4 and it goes to the stack,
@@ -452,9 +504,13 @@ private:
     });
     switch (CC.Rule) {
     case ArgRule::SysVX86_64: {
-      // 3.2.3: larger than two eightbytes: MEMORY. Otherwise each
-      // eightbyte is INTEGER unless all its members are float (SSE).
-      if (Size > 16)
+      // 3.2.3: larger than two eightbytes, or with a long double (class
+      // X87): MEMORY. Otherwise each eightbyte is INTEGER unless all its
+      // members are float (SSE).
+      bool X87 = llvm::any_of(T.Leaves, [](const LayoutLeaf &L) {
+        return L.IsFloat && L.Size > 8;
+      });
+      if (Size > 16 || X87)
         return FetchExpr::deref(stackAddr(takeStack(Size, std::max(8u, Align))),
                                 Size);
       unsigned N = divideCeil(Size, 8);
@@ -480,11 +536,14 @@ private:
                               Size);
     }
     case ArgRule::AAPCS64: {
-      if (HasFloat)
-        return refuse("aggregates with floating-point members may be "
-                      "homogeneous floating-point aggregates, passed in SIMD "
-                      "registers (AAPCS64 6.8.2 C.2), which struct pt_regs "
-                      "does not hold");
+      // C.2: a homogeneous floating-point aggregate goes to SIMD registers
+      // (the first one always does: an earlier floating-point argument
+      // would have been refused). Other aggregates with floating-point
+      // members are passed like integers (C.9-C.13).
+      if (homogeneousFloatSize(T, 4))
+        return refuse("it is a homogeneous floating-point aggregate, passed "
+                      "in SIMD registers (AAPCS64 5.9.5, 6.8.2 C.2), which "
+                      "struct pt_regs does not hold");
       if (Size > 16) // B.4: copied to memory, passed by reference
         return byReference(Size);
       unsigned N = divideCeil(Size, 8);
@@ -498,8 +557,23 @@ private:
       return FetchExpr::deref(stackAddr(takeStack(Size, std::max(8u, Align))),
                               Size);
     }
-    case ArgRule::AAPCS32: {
-      // Base standard: floats in aggregates are in core registers too.
+    case ArgRule::AAPCS32:
+    case ArgRule::AAPCS32VFP: {
+      // VFP variant: a homogeneous aggregate of up to four floats or
+      // doubles is a VFP co-processor register candidate (6.1.2.1), passed
+      // in s0-s15/d0-d7. Base standard: floats in aggregates are in core
+      // registers too, and so are other aggregates in both.
+      if (CC.Rule == ArgRule::AAPCS32VFP) {
+        unsigned E = homogeneousFloatSize(T, 4);
+        if (E == 4 || E == 8)
+          return refuse("with the VFP variant of the procedure call standard "
+                        "(armhf), a homogeneous floating-point aggregate is "
+                        "passed in VFP registers (AAPCS 6.1.2.1, 6.5 C.2), "
+                        "which struct pt_regs does not hold; if the program "
+                        "is built for the base standard (armel, soft or "
+                        "softfp float ABI), pass "
+                        "-fplugin-arg-bpfprobe-cc=aapcs");
+      }
       unsigned N = divideCeil(Size, 4);
       if (Align >= 8) // C.3
         NextReg = alignTo(NextReg, 2);
@@ -534,11 +608,27 @@ private:
     }
     case ArgRule::RiscvLP64:
     case ArgRule::LoongArchLP64: {
-      if (HasFloat)
-        return refuse(Twine("with the hardware floating-point convention, "
-                            "aggregates with floating-point members may be "
-                            "passed in FP registers (") +
-                      CC.RuleRef + "), which struct pt_regs does not hold");
+      // Hardware floating-point convention: a structure that flattens to
+      // one floating-point value, two, or one and one integer is passed in
+      // FP registers (the first such argument always finds them free), the
+      // mixed one only while an integer register is also free; anything
+      // else by the integer convention. Leaves that overlap (a union) are
+      // not flattened by the ABI; this table does not tell unions from
+      // structures there and refuses.
+      if (HasFloat && T.Leaves.size() <= 2 &&
+          llvm::all_of(T.Leaves, [&](const LayoutLeaf &L) {
+            return L.Size <= W;
+          })) {
+        bool Overlap = T.Leaves.size() == 2 &&
+                       T.Leaves[1].Offset < T.Leaves[0].Offset + T.Leaves[0].Size;
+        bool Mixed = T.Leaves.size() == 2 &&
+                     T.Leaves[0].IsFloat != T.Leaves[1].IsFloat;
+        if (Overlap || !Mixed || freeRegs())
+          return refuse(Twine(Overlap ? "it may be" : "it is") +
+                        " passed in FP registers by the hardware "
+                        "floating-point convention (" +
+                        CC.RuleRef + "), which struct pt_regs does not hold");
+      }
       if (Size > 2 * W) // by reference
         return byReference(Size);
       unsigned N = divideCeil(Size, W);
@@ -562,7 +652,10 @@ private:
                               Size);
     }
     case ArgRule::S390x: {
-      if (HasFloat)
+      // A structure with exactly one member, a float or double, is passed
+      // like that member: in an FP register. Other small aggregates, with
+      // floating-point members or not, are passed like integers.
+      if (isSingleFloat(T) && (Size == 4 || Size == 8))
         return refuse("a structure with a single floating-point member is "
                       "passed in an FP register (s390x ELF ABI, Parameter "
                       "Passing), which struct pt_regs does not hold");
@@ -578,32 +671,55 @@ private:
       }
       return byReference(Size);
     }
-    case ArgRule::PPC64ELFv2:
-    case ArgRule::MipsN64:
-      if (HasFloat)
-        return refuse(CC.Rule == ArgRule::PPC64ELFv2
-                          ? "homogeneous floating-point aggregates are passed "
-                            "in FP registers (64-bit ELF V2 ABI 2.2.3), which "
-                            "struct pt_regs does not hold"
-                          : "doubles in aggregates are passed in FP registers "
-                            "(MIPS n64), which struct pt_regs does not hold");
+    case ArgRule::PPC64ELFv2: {
+      // 2.2.4.1: a homogeneous aggregate of up to eight floats or doubles
+      // goes to FP registers (the first one always finds them free); other
+      // aggregates occupy doublewords like integers.
+      unsigned E = homogeneousFloatSize(T, 8);
+      bool Wide = llvm::any_of(T.Leaves, [](const LayoutLeaf &L) {
+        return L.IsFloat && L.Size > 8;
+      });
+      if (E || Wide)
+        return refuse("it is a homogeneous floating-point aggregate, passed "
+                      "in FP registers (64-bit ELF V2 ABI 2.2.4.1), which "
+                      "struct pt_regs does not hold");
       return wordPieces(Size, Align);
+    }
+    case ArgRule::MipsN64: {
+      // A doubleword of a structure that is exactly one double goes to the
+      // FP register of its argument position while one is left (the first
+      // eight doublewords); the rest of the structure, float members
+      // included, occupies doublewords like integers. GCC and Clang look
+      // at direct members only; the leaves here are flattened, so a double
+      // inside a nested structure or array is refused too.
+      unsigned Start = Align >= 16 ? unsigned(alignTo(Words, 2)) : Words;
+      for (const LayoutLeaf &L : T.Leaves) {
+        if (!L.IsFloat)
+          continue;
+        if (L.Size > 8 ||
+            (L.Size == 8 && L.Offset % 8 == 0 && Start + L.Offset / 8 < NRegs))
+          return refuse("a doubleword of it that is a double is passed in an "
+                        "FP register (MIPS n64 ABI, chapter 3), which struct "
+                        "pt_regs does not hold");
+      }
+      return wordPieces(Size, Align);
+    }
     case ArgRule::I386Stack:
       return FetchExpr::deref(stackAddr(takeStack(Size, 4)), Size);
     case ArgRule::I386Regparm: {
-      if (HasFloat)
-        return refuse("aggregates with floating-point members under "
-                      "-mregparm=3 are not modelled");
-      unsigned N = divideCeil(Size, 4);
-      if (N <= freeRegs()) {
-        if (RegparmSkipped)
-          return refuse("with -mregparm=3, GCC passes it in registers a "
-                        "previous argument left free, Clang on the stack");
-        NextReg += N;
-        return regPieces(NextReg - N, N, Size);
+      // Like an integer of its size (GCC: an integer or BLKmode mode; Clang:
+      // class Integer), except a structure whose one member is a float or
+      // double (GCC: SFmode/DFmode; Clang: class Float), which goes to the
+      // stack and takes no register. One that does not fit in the free
+      // registers leaves none for later arguments.
+      if (!isSingleFloat(T)) {
+        unsigned N = divideCeil(Size, 4);
+        if (N <= freeRegs()) {
+          NextReg += N;
+          return regPieces(NextReg - N, N, Size);
+        }
+        NextReg = NRegs;
       }
-      if (freeRegs())
-        RegparmSkipped = true;
       return FetchExpr::deref(stackAddr(takeStack(Size, 4)), Size);
     }
     }
@@ -693,20 +809,32 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                            "; fetch names with debug info: pass "
                            "-fplugin-arg-bpfprobe-debuginfo=PATH");
       // Floating-point arguments: where the ABI passes them like integers
-      // (on the i386 stack, in arm base-standard core registers) their
-      // bits are fetched as an unsigned integer, shown in hex; elsewhere
-      // they are in FP registers and refused by name.
+      // (on the i386 stack, in arm base-standard core registers, in n64's
+      // stack slots) their bits are fetched as an unsigned integer, shown
+      // in hex; elsewhere they are in FP registers and refused by name.
       bool FloatBits = In.Type.Kind == ScalarType::Float &&
-                       (CC.Rule == ArgRule::I386Stack ||
-                        CC.Rule == ArgRule::I386Regparm ||
-                        CC.Rule == ArgRule::AAPCS32) &&
-                       (In.Type.Size == 4 || In.Type.Size == 8);
-      if (In.Type.Kind == ScalarType::Float && !FloatBits)
+                       Alloc.floatTravelsAsInteger(In.Type.Size);
+      if (In.Type.Kind == ScalarType::Float && !FloatBits) {
+        if (In.Type.Size != 4 && In.Type.Size != 8)
+          return errorAt(Arg.Range,
+                         "cannot fetch '" + In.Type.Text + "': only 32- and "
+                             "64-bit floating-point values are fetched (as "
+                             "their bits)");
+        if (CC.Rule == ArgRule::AAPCS32VFP)
+          return errorAt(Arg.Range,
+                         "cannot fetch '" + In.Type.Text +
+                             "': with the VFP variant of the procedure call "
+                             "standard (armhf) it is passed in a VFP register "
+                             "(AAPCS 6.1.2, 6.5 C.1), which struct pt_regs "
+                             "does not hold; if the program is built for the "
+                             "base standard (armel, soft or softfp float "
+                             "ABI), pass -fplugin-arg-bpfprobe-cc=aapcs");
         return errorAt(Arg.Range,
                        "cannot fetch '" + In.Type.Text +
                            "': floating-point arguments are passed in FP "
                            "registers (" + CC.RuleRef +
                            "), which struct pt_regs does not hold");
+      }
       ScalarType LocType = In.Type;
       if (FloatBits) {
         P.Type.Kind = ValueType::Pointer; // the bits, printed as hex

@@ -44,6 +44,8 @@ enum class ArgRule {
   I386Regparm, ///< GCC/Clang -mregparm=3 (the i386 kernel): eax, edx, ecx
   AAPCS64,     ///< Procedure Call Standard for the Arm 64-bit Architecture 6.8
   AAPCS32,     ///< Procedure Call Standard for the Arm Architecture 6.5 (base, soft-float)
+  AAPCS32VFP,  ///< the same with the VFP variant (6.1.2, hard-float: armhf):
+               ///< floating-point values in VFP registers
   RiscvLP64,   ///< RISC-V psABI, integer calling convention (lp64, lp64d)
   LoongArchLP64, ///< LoongArch psABI, lp64d parameter passing
   S390x,       ///< s390x ELF ABI 1.x, "Parameter Passing"

@@ -10,14 +10,22 @@
 /// kernel's arch/arm/include/asm/ptrace.h uses the same struct. Names:
 /// arch/arm/kernel/ptrace.c regoffset_table. DWARF numbers: DWARF for the
 /// Arm Architecture (AADWARF32): r0-r15 0-15.
-/// Convention (kernel and user; the kernel is built for the base standard):
-/// AAPCS 6.5 (base procedure call standard, soft-float): r0-r3 (NCRN), then
+/// Convention: AAPCS 6.5. Core registers r0-r3 (NCRN), then
 /// the stack from 0(sp) in 4-byte units. A double-word-aligned argument
 /// (long long, a struct containing one) starts at an even register (C.3) or
 /// an 8-aligned stack address (C.6); one that does not fit in the remaining
 /// registers goes to the stack and NCRN becomes 4 (C.4). A composite may be
 /// split between the last registers and the stack (C.5). Return: r0, r1:r0
-/// for 64-bit values.
+/// for 64-bit values. Floating point differs between the two variants:
+/// - "aapcs", the base standard (the kernel, -mfloat-abi=soft, and armel
+///   user code, soft or softfp): float and double travel in core registers
+///   and on the stack like integers of their size; their bits are fetched.
+///   The kprobe default.
+/// - "aapcs-vfp", the VFP variant (6.1.2; armhf user code, hard-float):
+///   float, double and homogeneous aggregates of up to four of them (VFP
+///   co-processor register candidates) go to s0-s15/d0-d7 and take no core
+///   register; they are refused. The uprobe default: a binary's float ABI
+///   is not known here, and for code without such arguments the two agree.
 /// 32-bit arm tasks under an arm64 kernel: 'arm-compat' (ArchARMCompat.cpp).
 //===----------------------------------------------------------------------===//
 
@@ -67,7 +75,8 @@ const ArchABI ArchARM = {
     /*SPReg=*/SP,
     /*IPReg=*/PC,
     /*KernelCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
-    /*UserCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
+    /*UserCC=*/{"aapcs-vfp", Args, 0, 4, RetRegs, ArgRule::AAPCS32VFP,
+                "AAPCS 6.5, VFP variant (6.1.2)"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/8,
     /*LongDoubleAlign=*/8,

@@ -10,8 +10,9 @@
 /// compat_fp = regs[11], compat_sp = regs[13], compat_lr = regs[14], and the
 /// AArch32 pc is pt_regs->pc. Eight-byte slots holding 32-bit values. DWARF
 /// numbers: AADWARF32 (r0-r15 0-15), what the task's debug info uses.
-/// Convention: AAPCS 6.5, as in ArchARM.cpp. Kernel probes on such a machine
-/// are arm64 probes: use 'aarch64'.
+/// Convention: AAPCS 6.5, as in ArchARM.cpp: uprobes default to the VFP
+/// variant ("aapcs-vfp", armhf), "aapcs" selects the base standard. Kernel
+/// probes on such a machine are arm64 probes: use 'aarch64'.
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
@@ -59,7 +60,8 @@ const ArchABI ArchARMCompat = {
     /*SPReg=*/SP,
     /*IPReg=*/PC,
     /*KernelCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
-    /*UserCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
+    /*UserCC=*/{"aapcs-vfp", Args, 0, 4, RetRegs, ArgRule::AAPCS32VFP,
+                "AAPCS 6.5, VFP variant (6.1.2)"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/8,
     /*LongDoubleAlign=*/8,
