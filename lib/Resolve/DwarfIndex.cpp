@@ -18,10 +18,14 @@
 #include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugArangeSet.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
 #include "llvm/DebugInfo/DWARF/DWARFObject.h"
 #include "llvm/DebugInfo/DWARF/DWARFSection.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cstring>
@@ -142,6 +146,55 @@ DWARFUnit *DwarfIndex::unitForAddress(uint64_t Address) {
   // unit this index cannot read alone.
   ++ContextLookups;
   return Ctx.getCompileUnitForCodeAddress(Address);
+}
+
+std::vector<DWARFUnit *>
+DwarfIndex::unitsWithFile(StringRef File,
+                          function_ref<bool(StringRef Path)> Matches) {
+  ++ContextLookups;
+  StringRef Base = sys::path::filename(File);
+  const DWARFObject &D = Ctx.getDWARFObj();
+  std::vector<DWARFUnit *> Found;
+  for (const auto &U : Ctx.compile_units()) {
+    DWARFDie Die = U->getUnitDIE(/*ExtractUnitDIEOnly=*/true);
+    std::optional<uint64_t> StmtList =
+        dwarf::toSectionOffset(Die.find(dwarf::DW_AT_stmt_list));
+    if (!StmtList)
+      continue;
+    DWARFDataExtractor Data(D, D.getLineSection(), D.isLittleEndian(),
+                            U->getAddressByteSize());
+    DWARFDebugLine::Prologue Header;
+    uint64_t Offset = *StmtList;
+    if (Error E = Header.parse(Data, &Offset, [](Error W) {
+          consumeError(std::move(W));
+        }, Ctx, U.get())) {
+      consumeError(std::move(E));
+      // An unreadable header: let the full parse judge this unit.
+      Found.push_back(U.get());
+      continue;
+    }
+    // Building absolute paths is most of the cost: only for entries whose
+    // own name could end the path the user wrote. File indexes start at 0
+    // in DWARF 5 and at 1 before.
+    for (size_t K = 0; K < Header.FileNames.size(); ++K) {
+      Expected<const char *> Name = Header.FileNames[K].Name.getAsCString();
+      if (!Name) {
+        consumeError(Name.takeError());
+        continue;
+      }
+      if (!StringRef(*Name).ends_with(Base))
+        continue;
+      std::string Path;
+      if (Header.getFileNameByIndex(
+              Header.getVersion() >= 5 ? K : K + 1, U->getCompilationDir(),
+              DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, Path) &&
+          Matches(Path)) {
+        Found.push_back(U.get());
+        break;
+      }
+    }
+  }
+  return Found;
 }
 
 //===----------------------------------------------------------------------===//

@@ -204,8 +204,10 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
     if (DWARFUnit *U = DI.unitAt(Within->Address))
       Units.push_back(U);
   } else {
-    for (const auto &U : Ctx.compile_units())
-      Units.push_back(U.get());
+    // Rows are parsed only for the units whose line-table headers name it.
+    Units = DI.index().unitsWithFile(File, [&](StringRef P) {
+      return P == File || P.ends_with(("/" + File).str());
+    });
   }
   std::vector<uint64_t> Starts;
   std::set<unsigned> LinesWithCode;
