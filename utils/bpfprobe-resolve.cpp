@@ -2,7 +2,8 @@
 //
 /// \file
 /// usage: bpfprobe-resolve [--debuginfo PATH] [--arch A] [--cc NAME]
-///                         [--vars | --lines] [--time] [--stats] SPEC...
+///                         [--vars [--externs] | --lines] [--time] [--stats]
+///                         SPEC...
 ///
 /// The plugin's resolution, without a compile: for each SPEC, each site's
 /// fetch plan in kprobe_events syntax, like `perf probe -D`
@@ -11,9 +12,10 @@
 ///   p:handle ./srv:handle req->hdr.len=+4(%si):u16 c->fd=+0(%di):s32
 /// \endcode
 /// (one line per site: a line inlined twice gives two). `--vars` lists the
-/// variables visible at each site with their types and whether they have a
-/// location there (perf probe -V); `--lines` lists the lines of a function
-/// a probe can be put on (perf probe -L). Errors show the spec with a caret
+/// parameters and locals visible at each site with their types and whether
+/// they have a location there, and with `--externs` the unit's globals too
+/// (perf probe -V [--externs]); `--lines` lists the lines of a function a
+/// probe can be put on (perf probe -L). Errors show the spec with a caret
 /// under the offending byte; the exit status is then 1.
 ///
 /// Every spec goes through the library the plugin uses (lib/Spec,
@@ -49,7 +51,8 @@ namespace {
 
 constexpr const char *Usage =
     "usage: bpfprobe-resolve [--debuginfo PATH] [--arch ARCH] [--cc NAME]\n"
-    "                        [--vars | --lines] [--time] [--stats] SPEC...\n"
+    "                        [--vars [--externs] | --lines] [--time] [--stats]\n"
+    "                        SPEC...\n"
     "\n"
     "Prints each site's fetch plan in kprobe_events syntax (like perf probe "
     "-D).\n"
@@ -59,6 +62,7 @@ constexpr const char *Usage =
     "  --cc NAME         calling convention for C-type argument lists\n"
     "  --vars            list the variables visible at each site (perf probe "
     "-V)\n"
+    "  --externs         with --vars, the globals of the unit too\n"
     "  --lines           list the probe-able lines of the function (perf "
     "probe -L)\n"
     "  --time            print the time taken to stderr\n"
@@ -76,7 +80,7 @@ struct Options {
   FinderOptions Finder;
   std::string Arch, CallConv;
   enum { Plans, Vars, Lines } Mode = Plans;
-  bool Time = false, Stats = false;
+  bool Time = false, Stats = false, Externs = false;
   std::vector<std::string> Specs;
 };
 
@@ -282,13 +286,20 @@ bool Resolver::printVars(const ProbeSpec &Spec) {
     outs() << "Variables at " << S.Where << " ("
            << format_hex(S.Address, 2) << "):\n";
     size_t TypeW = 0;
+    auto Shown = [&](const VisibleVariable &V) {
+      return Opts.Externs || V.Kind != "global";
+    };
     for (const VisibleVariable &V : S.Vars)
-      TypeW = std::max(TypeW, V.Type.size());
+      if (Shown(V))
+        TypeW = std::max(TypeW, V.Type.size());
     for (const VisibleVariable &V : S.Vars) {
+      if (!Shown(V))
+        continue;
       outs() << "  " << left_justify(V.Kind, 7) << left_justify(V.Type, TypeW)
              << "  " << V.Name;
       if (!V.Available)
-        outs() << "  (optimized out here)";
+        outs() << (V.Kind == "global" ? "  (no address in this unit)"
+                                      : "  (optimized out here)");
       outs() << '\n';
     }
   }
@@ -415,6 +426,8 @@ int main(int Argc, char **Argv) {
       Opts.Mode = Options::Vars;
     else if (A == "--lines" || A == "-L")
       Opts.Mode = Options::Lines;
+    else if (A == "--externs")
+      Opts.Externs = true;
     else if (A == "--time")
       Opts.Time = true;
     else if (A == "--stats")
