@@ -422,6 +422,7 @@ std::string serializePlan(const SitePlan &Site) {
   Put("symbol", Site.Symbol);
   Put("offset", std::to_string(Site.Offset));
   Put("address", std::to_string(Site.Address));
+  Put("symbol_size", std::to_string(Site.SymbolSize));
   Put("arch", Site.Arch);
   Put("build_id", Site.BuildId);
   Put("source", Site.Source);
@@ -501,6 +502,9 @@ Expected<SitePlan> parsePlan(StringRef Text) {
     } else if (K == "address") {
       if (StringRef(V).getAsInteger(10, Site.Address))
         return Fail("bad address");
+    } else if (K == "symbol_size") {
+      if (StringRef(V).getAsInteger(10, Site.SymbolSize))
+        return Fail("bad symbol size");
     } else if (K == "arch") Site.Arch = V;
     else if (K == "build_id") Site.BuildId = V;
     else if (K == "source") Site.Source = V;

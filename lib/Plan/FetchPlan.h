@@ -119,6 +119,7 @@ struct SitePlan {
   std::string Symbol;
   uint64_t Offset = 0;
   uint64_t Address = 0; ///< resolved address, 0 when not known
+  uint64_t SymbolSize = 0; ///< size of Symbol in the ELF, 0 when not known
   std::string Arch;     ///< ArchABI::Name
   std::string BuildId;  ///< hex build-id of the debug info used, or ""
   std::string Source;   ///< "cc" (calling convention), "dwarf", "btf"

@@ -45,6 +45,8 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   Put(BPFPROBE_KEY_SYMBOL, Site.Symbol);
   Put(BPFPROBE_KEY_OFFSET, std::to_string(Site.Offset));
   Put(BPFPROBE_KEY_ADDRESS, "0x" + utohexstr(Site.Address, /*LowerCase=*/true));
+  if (Site.SymbolSize)
+    Put(BPFPROBE_KEY_SYMBOL_SIZE, std::to_string(Site.SymbolSize));
   Put(BPFPROBE_KEY_ARCH, Site.Arch);
   Put(BPFPROBE_KEY_BUILD_ID, Site.BuildId);
   Put(BPFPROBE_KEY_SOURCE, Site.Source);

@@ -1095,8 +1095,11 @@ Expected<SitePlan> DwarfResolver::plan(const Site &S) {
   Plan.Symbol = S.Sym.Name;
   Plan.Offset = S.Offset;
   Plan.Address = S.Address;
+  Plan.SymbolSize = S.Sym.Size;
   Plan.Arch = ABI.Name;
-  Plan.BuildId = DI.buildId();
+  // What the runtime compares at attach time: the probed binary's (or the
+  // running kernel's) build-id, which the debug file was checked against.
+  Plan.BuildId = DI.targetBuildId().empty() ? DI.buildId() : DI.targetBuildId();
   Plan.Source = "dwarf";
   Plan.Spec = Spec.Text;
   Plan.Space = isUserProbe(Spec.Kind) ? AddrSpace::User : AddrSpace::Kernel;
