@@ -84,11 +84,26 @@ struct Options {
   std::vector<std::string> Specs;
 };
 
+/// The library's messages name the plugin's options; this tool's are
+/// spelled differently.
+std::string forThisTool(StringRef Message) {
+  std::string M = Message.str();
+  for (auto [From, To] :
+       {std::pair<StringRef, StringRef>{"-fplugin-arg-bpfprobe-debuginfo=PATH",
+                                        "--debuginfo PATH"},
+        {"-fplugin-arg-bpfprobe-debuginfo", "--debuginfo"},
+        {"-fplugin-arg-bpfprobe-cc=", "--cc "}})
+    for (size_t At = M.find(From.str()); At != std::string::npos;
+         At = M.find(From.str(), At + To.size()))
+      M.replace(At, From.size(), To.str());
+  return M;
+}
+
 /// "error: MESSAGE", the spec, and a caret line under the bytes of Range
 /// (one '^' then '~' to its end), as bpfprobe-spec-dump and clang show it.
 void reportAt(StringRef Spec, TextRange Range, StringRef Message) {
   outs().flush();
-  errs() << "error: " << Message << '\n' << Spec << '\n';
+  errs() << "error: " << forThisTool(Message) << '\n' << Spec << '\n';
   std::string Caret;
   unsigned End = std::max(Range.End, Range.Begin + 1);
   for (unsigned I = 0; I < End && I <= Spec.size(); ++I) {
