@@ -241,7 +241,9 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
                        Row.Address.Address >= Within->Address + Within->Size))
           ;
         else {
-          LinesWithCode.insert(Row.Line);
+          // Suggest only other lines a probe could be put on.
+          if (Row.IsStmt && Row.Line != Line)
+            LinesWithCode.insert(Row.Line);
           if (Row.Line == Line && Row.IsStmt &&
               (PrevLine != Row.Line || PrevFile != Row.File))
             Starts.push_back(Row.Address.Address);
