@@ -355,8 +355,28 @@ private:
   unsigned StackOff = 0; ///< bytes of stack arguments so far
   unsigned Words = 0;   ///< ELFv2, n64: doublewords so far, registers included
   bool IsFloat = false; ///< the scalar being placed is floating-point
+  /// i386 regparm: after a structure of one long double that did not fit,
+  /// Clang has no registers left and GCC still has this many (0: the
+  /// compilers agree).
+  unsigned GccFreeRegs = 0;
   TextRange Range;
   std::string Text;
+
+  /// i386 regparm after the compilers diverged: an argument of N words that
+  /// GCC would put in its remaining registers is on the stack for Clang.
+  /// One that does not fit there goes to the stack in both, and they agree
+  /// again.
+  Error checkRegparmDivergence(unsigned N) {
+    if (!GccFreeRegs)
+      return Error::success();
+    if (N <= GccFreeRegs)
+      return refuse("with -mregparm=3 after a structure of one long double "
+                    "that did not fit in the registers, GCC passes it in a "
+                    "register and Clang on the stack; the table cannot know "
+                    "which compiler built the code");
+    GccFreeRegs = 0;
+    return Error::success();
+  }
 
   Error refuse(const Twine &Why) {
     return errorAt(Range, "cannot fetch '" + Text + "': " + Why);
@@ -453,6 +473,8 @@ private:
       // and take no register.
       unsigned N = Wide ? 2 : 1;
       if (!IsFloat) {
+        if (Error E = checkRegparmDivergence(N))
+          return std::move(E);
         if (N <= freeRegs()) {
           NextReg += N;
           return regPieces(NextReg - N, N, Size);
@@ -513,7 +535,8 @@ private:
       if (Size > 16 || X87)
         return FetchExpr::deref(stackAddr(takeStack(Size, std::max(8u, Align))),
                                 Size);
-      unsigned N = divideCeil(Size, 8);
+      unsigned N = divideCeil(Size, 8), IntWords = 0;
+      bool SSE = false;
       for (unsigned E = 0; E < N; ++E) {
         bool Int = false, Any = false;
         for (const LayoutLeaf &L : T.Leaves)
@@ -522,11 +545,18 @@ private:
             Int |= !L.IsFloat;
           }
         if (Any && !Int)
-          return refuse("an eightbyte of it is of class SSE (System V AMD64 "
-                        "psABI 3.2.3) and travels in an XMM register, which "
-                        "struct pt_regs does not hold");
+          SSE = true;
+        else
+          ++IntWords;
       }
-      if (N <= freeRegs()) {
+      // An SSE eightbyte goes to an XMM register (the first such argument
+      // always finds one free) unless the INTEGER ones find no general
+      // registers: then the whole argument is on the stack.
+      if (SSE && IntWords <= freeRegs())
+        return refuse("an eightbyte of it is of class SSE (System V AMD64 "
+                      "psABI 3.2.3) and travels in an XMM register, which "
+                      "struct pt_regs does not hold");
+      if (!SSE && N <= freeRegs()) {
         NextReg += N;
         return regPieces(NextReg - N, N, Size);
       }
@@ -608,32 +638,31 @@ private:
     }
     case ArgRule::RiscvLP64:
     case ArgRule::LoongArchLP64: {
-      // Hardware floating-point convention: a structure that flattens to
-      // one floating-point value, two, or one and one integer is passed in
-      // FP registers (the first such argument always finds them free), the
+      // Hardware floating-point convention: a structure that flattens
+      // (through nested structures and arrays, never unions) to one
+      // floating-point value, two, or one and one integer is passed in FP
+      // registers (the first such argument always finds them free), the
       // mixed one only while an integer register is also free; anything
-      // else by the integer convention. Leaves that overlap (a union) are
-      // not flattened by the ABI; this table does not tell unions from
-      // structures there and refuses.
-      if (HasFloat && T.Leaves.size() <= 2 &&
+      // else by the integer convention.
+      bool Union = llvm::any_of(T.Leaves, [](const LayoutLeaf &L) {
+        return L.InUnion;
+      });
+      if (HasFloat && !Union && T.Leaves.size() <= 2 &&
           llvm::all_of(T.Leaves, [&](const LayoutLeaf &L) {
             return L.Size <= W;
           })) {
-        bool Overlap = T.Leaves.size() == 2 &&
-                       T.Leaves[1].Offset < T.Leaves[0].Offset + T.Leaves[0].Size;
         bool Mixed = T.Leaves.size() == 2 &&
                      T.Leaves[0].IsFloat != T.Leaves[1].IsFloat;
-        if (Overlap || !Mixed || freeRegs())
-          return refuse(Twine(Overlap ? "it may be" : "it is") +
-                        " passed in FP registers by the hardware "
-                        "floating-point convention (" +
+        if (!Mixed || freeRegs())
+          return refuse(Twine("it is passed in FP registers by the hardware "
+                              "floating-point convention (") +
                         CC.RuleRef + "), which struct pt_regs does not hold");
       }
       if (Size > 2 * W) // by reference
         return byReference(Size);
       unsigned N = divideCeil(Size, W);
-      if (CC.Rule == ArgRule::RiscvLP64 && Align > W)
-        NextReg = alignTo(NextReg, 2); // 2*XLEN-aligned: an aligned pair
+      // (Only variadic arguments with 2*XLEN alignment take an aligned,
+      // even-numbered pair; named ones take the next registers.)
       if (N <= freeRegs()) {
         NextReg += N;
         return regPieces(NextReg - N, N, Size);
@@ -686,22 +715,19 @@ private:
       return wordPieces(Size, Align);
     }
     case ArgRule::MipsN64: {
-      // A doubleword of a structure that is exactly one double goes to the
-      // FP register of its argument position while one is left (the first
-      // eight doublewords); the rest of the structure, float members
-      // included, occupies doublewords like integers. GCC and Clang look
-      // at direct members only; the leaves here are flattened, so a double
-      // inside a nested structure or array is refused too.
+      // A doubleword of a structure that is one of its own double members
+      // goes to the FP register of its argument position while one is left
+      // (the first eight doublewords); the rest, float and long double
+      // members, doubles in nested structures or arrays, and unions,
+      // occupies doublewords like integers (GCC mips_function_arg: direct
+      // FIELD_DECLs of a RECORD_TYPE; Clang MipsABIInfo::HandleAggregates).
       unsigned Start = Align >= 16 ? unsigned(alignTo(Words, 2)) : Words;
-      for (const LayoutLeaf &L : T.Leaves) {
-        if (!L.IsFloat)
-          continue;
-        if (L.Size > 8 ||
-            (L.Size == 8 && L.Offset % 8 == 0 && Start + L.Offset / 8 < NRegs))
+      for (const LayoutLeaf &L : T.Leaves)
+        if (L.IsFloat && L.Direct && L.Size == 8 && L.Offset % 8 == 0 &&
+            Start + L.Offset / 8 < NRegs)
           return refuse("a doubleword of it that is a double is passed in an "
                         "FP register (MIPS n64 ABI, chapter 3), which struct "
                         "pt_regs does not hold");
-      }
       return wordPieces(Size, Align);
     }
     case ArgRule::I386Stack:
@@ -712,8 +738,23 @@ private:
       // double (GCC: SFmode/DFmode; Clang: class Float), which goes to the
       // stack and takes no register. One that does not fit in the free
       // registers leaves none for later arguments.
+      unsigned N = divideCeil(Size, 4);
+      if (isSingleFloat(T) && Size > 8) {
+        // A structure of one long double: GCC (XFmode) passes it on the
+        // stack and keeps the registers; Clang (class Integer) passes it
+        // in registers if it fits, else on the stack and keeps none.
+        if (N <= freeRegs())
+          return refuse("with -mregparm=3, GCC passes a structure of one "
+                        "long double on the stack and Clang in registers; "
+                        "the table cannot know which compiler built the code");
+        if (freeRegs())
+          GccFreeRegs = freeRegs(); // the compilers diverge after it
+        NextReg = NRegs;
+        return FetchExpr::deref(stackAddr(takeStack(Size, 4)), Size);
+      }
       if (!isSingleFloat(T)) {
-        unsigned N = divideCeil(Size, 4);
+        if (Error E = checkRegparmDivergence(N))
+          return std::move(E);
         if (N <= freeRegs()) {
           NextReg += N;
           return regPieces(NextReg - N, N, Size);

@@ -87,7 +87,7 @@ static Error layoutInto(const CTypeDesc &T, const ArchABI &ABI,
     for (uint64_t I = 0; I < T.Count && L.Leaves.size() < 4096; ++I)
       for (const LayoutLeaf &Leaf : E.Leaves)
         L.Leaves.push_back({unsigned(Leaf.Offset + I * E.Size), Leaf.Size,
-                            Leaf.IsFloat});
+                            Leaf.IsFloat, Leaf.InUnion, false});
     return Error::success();
   }
   case CTypeDesc::Record:
@@ -97,9 +97,15 @@ static Error layoutInto(const CTypeDesc &T, const ArchABI &ABI,
       TargetLayout F;
       if (Error Err = layoutInto(M, ABI, F, Depth + 1))
         return Err;
-      unsigned At = T.Kind == CTypeDesc::Union ? 0 : alignTo(Off, F.Align);
+      bool IsUnion = T.Kind == CTypeDesc::Union;
+      unsigned At = IsUnion ? 0 : alignTo(Off, F.Align);
+      // Direct: a scalar member of this structure (its caller, if any,
+      // clears it again for nested aggregates).
+      bool Scalar = M.Kind != CTypeDesc::Record && M.Kind != CTypeDesc::Union &&
+                    M.Kind != CTypeDesc::Array;
       for (const LayoutLeaf &Leaf : F.Leaves)
-        L.Leaves.push_back({At + Leaf.Offset, Leaf.Size, Leaf.IsFloat});
+        L.Leaves.push_back({At + Leaf.Offset, Leaf.Size, Leaf.IsFloat,
+                            Leaf.InUnion || IsUnion, Scalar && !IsUnion});
       Off = At + F.Size;
       Size = std::max(Size, Off);
       Align = std::max(Align, F.Align);

@@ -59,6 +59,12 @@ struct LayoutLeaf {
   unsigned Offset = 0;
   unsigned Size = 0;
   bool IsFloat = false;
+  /// A member of a union, at some level (the RISC-V and LoongArch
+  /// floating-point conventions do not flatten unions).
+  bool InUnion = false;
+  /// A scalar member of the outermost structure itself, not inside a
+  /// nested structure, union or array (MIPS n64 looks only at those).
+  bool Direct = false;
 };
 
 /// A type laid out for one architecture.

@@ -20,7 +20,7 @@
 struct sf { float f; int i; };   // mixed: integer-like nearly everywhere
 struct sd { double d; };         // one double
 struct hfa3 { float a, b, c; };  // homogeneous float aggregate
-struct l4 { long a; int b; char c; };
+struct sld { long double x; };
 
 #ifdef ARM64
 // arm64-error@+1 {{cannot fetch 'struct sd': it is a homogeneous floating-point aggregate, passed in SIMD registers (AAPCS64 5.9.5, 6.8.2 C.2), which struct pt_regs does not hold}}
@@ -91,6 +91,15 @@ int r2(struct pt_regs *ctx, const struct sd *p) { return 0; }
 // x86-error@+1 {{cannot fetch 'long double': only 32- and 64-bit floating-point values are fetched (as their bits)}}
 SEC("uprobe/./x:f(long double)")
 int x1(struct pt_regs *ctx, long a) { return 0; }
+// regparm(3): a structure of one long double is on the stack for GCC and in
+// eax, edx, ecx for Clang when they are free; when they are not, Clang keeps
+// no register for later arguments and GCC keeps them.
+// x86-error@+1 {{cannot fetch 'struct sld': with -mregparm=3, GCC passes a structure of one long double on the stack and Clang in registers; the table cannot know which compiler built the code}}
+SEC("kprobe/f(struct sld)")
+int x2(struct pt_regs *ctx, const struct sld *p) { return 0; }
+// x86-error@+1 {{cannot fetch 'int': with -mregparm=3 after a structure of one long double that did not fit in the registers, GCC passes it in a register and Clang on the stack}}
+SEC("kprobe/f(int, int, struct sld, int)")
+int x3(struct pt_regs *ctx, int a, int b, const struct sld *p, int d) { return 0; }
 #endif
 
 #ifdef PLAN_ARM64
@@ -118,6 +127,11 @@ int pr(struct pt_regs *ctx, int a, const struct sd *b, long long c, int d) { ret
 // PLAN-X86: p:pr2 f a=%ax:s32 b=%dx:s32 c=+4(%sp):s64 d=+12(%sp):s32
 SEC("kprobe/f(int, int, long long, int)")
 int pr2(struct pt_regs *ctx, int a, int b, long long c, int d) { return 0; }
+// After a long double structure that did not fit, a long long that fits in
+// neither compiler's registers puts both back on the stack, in agreement.
+// PLAN-X86: p:pr3 f a=%ax:s32 b=%dx:s32 c=+4(%sp):x8[12] d=+16(%sp):s64 e=+24(%sp):s32
+SEC("kprobe/f(int, int, struct sld, long long, int)")
+int pr3(struct pt_regs *ctx, int a, int b, const struct sld *c, long long d, int e) { return 0; }
 #endif
 
 char LICENSE[] SEC("license") = "GPL";
