@@ -429,6 +429,15 @@ private:
                          archNames() + ")");
       return;
     }
+    // pt_regs and the probed memory are read in the kernel's byte order.
+    if (A->LittleEndian != CI.getTarget().isLittleEndian()) {
+      error(AttrLoc, std::string("probes of ") + A->Name + " (" +
+                         (A->LittleEndian ? "little" : "big") +
+                         "-endian) need a BPF object of the same byte "
+                         "order: compile with -target " +
+                         (A->LittleEndian ? "bpfel" : "bpfeb"));
+      return;
+    }
 
     if (!checkArgForms(Spec, Loc))
       return;
@@ -709,6 +718,52 @@ private:
     return true;
   }
 
+  /// The copy of an aggregate has the probed architecture's layout; the
+  /// body reads it with BPF's (x86_64's). A pointee type whose layout
+  /// differs would read the wrong bytes: refuse it. `void` and `char`
+  /// pointees are the author's to interpret.
+  std::string layoutMismatch(QualType Pointee, unsigned CopySize,
+                             StringRef ArchName, StringRef Par) {
+    ASTContext &Ctx = CI.getASTContext();
+    QualType C = Pointee.getCanonicalType().getUnqualifiedType();
+    if (C->isVoidType() || C->isCharType() || C->isIncompleteType())
+      return "";
+    std::string T = Pointee.getAsString(Ctx.getPrintingPolicy());
+    uint64_t BPFSize = Ctx.getTypeSizeInChars(C).getQuantity();
+    if (BPFSize != CopySize)
+      return (Par + " points at '" + T + "', " + Twine(BPFSize) +
+              " bytes in BPF, but the value copied is " + Twine(CopySize) +
+              " bytes in the " + ArchName +
+              " layout; take it as 'const void *' and read the " + ArchName +
+              " layout yourself")
+          .str();
+    const ArchABI *Probed = lookupArch(ArchName);
+    const ArchABI *BPF = lookupArch("x86_64");
+    if (!Probed || !BPF || Probed == BPF)
+      return "";
+    auto L1 = layoutType(describeType(C, *Probed), *Probed);
+    auto L2 = layoutType(describeType(C, *BPF), *BPF);
+    if (!L1 || !L2) {
+      std::string Why = !L1 ? toString(L1.takeError()) : "";
+      if (!L2)
+        Why += (Why.empty() ? "" : "; ") + toString(L2.takeError());
+      return (Par + " points at '" + T + "', whose " + ArchName +
+              " layout cannot be compared with BPF's (" + Why +
+              "); take it as 'const void *'")
+          .str();
+    }
+    bool Same = L1->Leaves.size() == L2->Leaves.size();
+    for (size_t I = 0; Same && I < L1->Leaves.size(); ++I)
+      Same = L1->Leaves[I].Offset == L2->Leaves[I].Offset &&
+             L1->Leaves[I].Size == L2->Leaves[I].Size;
+    if (Same)
+      return "";
+    return (Par + " points at '" + T + "', whose members lie at other "
+            "offsets in the " + ArchName + " layout than in BPF's; take it "
+            "as 'const void *' and read the " + ArchName + " layout yourself")
+        .str();
+  }
+
   /// Each body parameter must be able to hold the value bound to it.
   bool checkBinding(FunctionDecl *FD, const ProbeSpec &Spec,
                     const SitePlan &Plan, const SpecLocator &Loc) {
@@ -729,6 +784,9 @@ private:
                     " by value; declare it as 'const " + Plan.Args[I].CType +
                     " *': the prologue copies the value to the BPF stack "
                     "and passes its address";
+        else
+          Problem = layoutMismatch(P->getType()->getPointeeType(), V.Size,
+                                   Plan.Arch, Par);
       } else if (V.Kind == ValueType::String) {
         if (PT.Kind != ScalarType::Pointer)
           Problem = Par + " cannot receive the string " + Val +

@@ -1813,7 +1813,9 @@ def run_config(cfg, args, tools):
     isa_name = {"ia32-compat": "i386", "arm-compat": "arm"}.get(arch, arch)
 
     # The plugin's plans.
-    cmd = [tools["clang"], "-target", "bpf", "-fsyntax-only", "-fplugin=" + args.plugin,
+    # The BPF object has the probed machine's byte order (the plugin checks).
+    bpf_target = "bpfeb" if arch == "s390x" else "bpfel"
+    cmd = [tools["clang"], "-target", bpf_target, "-fsyntax-only", "-fplugin=" + args.plugin,
            "-fplugin-arg-bpfprobe-arch=" + arch, "-fplugin-arg-bpfprobe-print-plan",
            "-Wno-everything", "-ferror-limit=0"]
     cc = args.cc or cfg.get("cc")

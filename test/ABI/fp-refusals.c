@@ -5,7 +5,7 @@
 // RUN: %clang_bpf -fsyntax-only -Xclang -verify=arm64 -fplugin-arg-bpfprobe-arch=aarch64 -DARM64 %s
 // RUN: %clang_bpf -fsyntax-only -Xclang -verify=armhf -fplugin-arg-bpfprobe-arch=arm -DARMHF %s
 // RUN: %clang_bpf -fsyntax-only -Xclang -verify=armel -fplugin-arg-bpfprobe-arch=arm -fplugin-arg-bpfprobe-cc=aapcs -DARMEL %s
-// RUN: %clang_bpf -fsyntax-only -Xclang -verify=s390 -fplugin-arg-bpfprobe-arch=s390x -DS390 %s
+// RUN: %clang_bpf -target bpfeb -fsyntax-only -Xclang -verify=s390 -fplugin-arg-bpfprobe-arch=s390x -DS390 %s
 // RUN: %clang_bpf -fsyntax-only -Xclang -verify=ppc -fplugin-arg-bpfprobe-arch=powerpc64le -DPPC %s
 // RUN: %clang_bpf -fsyntax-only -Xclang -verify=mips -fplugin-arg-bpfprobe-arch=mips64 -DMIPS %s
 // RUN: %clang_bpf -fsyntax-only -Xclang -verify=rv -fplugin-arg-bpfprobe-arch=riscv64 -DRV %s
@@ -131,7 +131,7 @@ int pr2(struct pt_regs *ctx, int a, int b, long long c, int d) { return 0; }
 // neither compiler's registers puts both back on the stack, in agreement.
 // PLAN-X86: p:pr3 f a=%ax:s32 b=%dx:s32 c=+4(%sp):x8[12] d=+16(%sp):s64 e=+24(%sp):s32
 SEC("kprobe/f(int, int, struct sld, long long, int)")
-int pr3(struct pt_regs *ctx, int a, int b, const struct sld *c, long long d, int e) { return 0; }
+int pr3(struct pt_regs *ctx, int a, int b, const void *c /* i386 layout */, long long d, int e) { return 0; }
 #endif
 
 char LICENSE[] SEC("license") = "GPL";
