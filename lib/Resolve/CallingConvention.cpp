@@ -919,12 +919,10 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
     }
     switch (E.Kind) {
     case SpecExpr::Reg: {
-      int R = ABI.findReg(E.Name);
-      if (R < 0)
-        return errorAt(E.NameRange, "unknown register '%" + E.Name + "' on " +
-                                        ABI.Name + "; registers: " +
-                                        ABI.regNames());
-      P.Expr = FetchExpr::reg(R);
+      auto R = registerOf(E, ABI);
+      if (!R)
+        return R.takeError();
+      P.Expr = FetchExpr::reg(*R);
       break;
     }
     case SpecExpr::ArgN:

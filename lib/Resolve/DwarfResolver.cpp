@@ -770,12 +770,10 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                           typeOf(Fn));
   }
   case SpecExpr::Reg: {
-    int R = ABI.findReg(E.Name);
-    if (R < 0)
-      return errorAt(E.NameRange, "unknown register '%" + E.Name + "' on " +
-                                      ABI.Name + "; registers: " +
-                                      ABI.regNames());
-    return std::make_pair(Located::value(FetchExpr::reg(R)), DWARFDie());
+    auto R = registerOf(E, ABI);
+    if (!R)
+      return R.takeError();
+    return std::make_pair(Located::value(FetchExpr::reg(*R)), DWARFDie());
   }
   default:
     break;

@@ -48,4 +48,13 @@ std::string siteProgramName(StringRef Base, unsigned N) {
   return (Base + "__" + Twine(N)).str();
 }
 
+Expected<unsigned> registerOf(const SpecExpr &E, const ArchABI &ABI) {
+  int R = ABI.findReg(E.Name);
+  if (R < 0)
+    return make_error<ResolveError>(
+        E.NameRange, "unknown register '%" + E.Name + "' on " + ABI.Name +
+                         "; registers: " + ABI.regNames());
+  return unsigned(R);
+}
+
 } // namespace bpfprobe
