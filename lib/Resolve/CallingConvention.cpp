@@ -980,11 +980,8 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
     }
     Site.Args.push_back(std::move(P));
   }
-  if (Site.stackBytes() > PrologueStackBudget)
-    return errorAt(Spec.ArgListRange,
-                   "the prologue needs " + Twine(Site.stackBytes()) +
-                       " bytes of BPF stack, more than its budget of " +
-                       Twine(PrologueStackBudget));
+  if (Error E = checkStackBudget(Site, Spec))
+    return std::move(E);
   return std::move(Site);
 }
 

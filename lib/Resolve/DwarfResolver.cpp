@@ -1111,11 +1111,8 @@ Expected<SitePlan> DwarfResolver::plan(const Site &S) {
       return A.takeError();
     Plan.Args.push_back(std::move(*A));
   }
-  if (Plan.stackBytes() > PrologueStackBudget)
-    return errorAt(Spec.ArgListRange,
-                   "the prologue needs " + Twine(Plan.stackBytes()) +
-                       " bytes of BPF stack, more than its budget of " +
-                       Twine(PrologueStackBudget));
+  if (Error E = checkStackBudget(Plan, Spec))
+    return std::move(E);
   return std::move(Plan);
 }
 

@@ -48,6 +48,15 @@ std::string siteProgramName(StringRef Base, unsigned N) {
   return (Base + "__" + Twine(N)).str();
 }
 
+Error checkStackBudget(const SitePlan &Site, const ProbeSpec &Spec) {
+  if (Site.stackBytes() <= PrologueStackBudget)
+    return Error::success();
+  return make_error<ResolveError>(
+      Spec.ArgListRange, "the prologue needs " + Twine(Site.stackBytes()) +
+                             " bytes of BPF stack, more than its budget of " +
+                             Twine(PrologueStackBudget));
+}
+
 Expected<unsigned> registerOf(const SpecExpr &E, const ArchABI &ABI) {
   int R = ABI.findReg(E.Name);
   if (R < 0)

@@ -131,6 +131,10 @@ ScalarType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI);
 /// line).
 std::string siteProgramName(llvm::StringRef Base, unsigned N);
 
+/// An error at the argument list if the site's prologue needs more BPF
+/// stack than PrologueStackBudget.
+llvm::Error checkStackBudget(const SitePlan &Site, const ProbeSpec &Spec);
+
 /// The ArchABI register index a `%reg` expression names, or an error at its
 /// name listing the architecture's registers.
 llvm::Expected<unsigned> registerOf(const SpecExpr &E, const ArchABI &ABI);
