@@ -52,9 +52,11 @@ Error checkStackBudget(const SitePlan &Site, const ProbeSpec &Spec) {
   if (Site.stackBytes() <= PrologueStackBudget)
     return Error::success();
   return make_error<ResolveError>(
-      Spec.ArgListRange, "the prologue needs " + Twine(Site.stackBytes()) +
-                             " bytes of BPF stack, more than its budget of " +
-                             Twine(PrologueStackBudget));
+      Spec.ArgListRange,
+      ("the prologue needs " + Twine(Site.stackBytes()) +
+       " bytes of BPF stack, more than its budget of " +
+       Twine(PrologueStackBudget))
+          .str());
 }
 
 Expected<unsigned> registerOf(const SpecExpr &E, const ArchABI &ABI) {
