@@ -1,11 +1,12 @@
-/* The demo probes: no debug info needed, types by the calling convention.
- * Build: clang -target bpf -O2 -g -fplugin=libbpfprobe.so -c shop.bpf.c */
+/* The demo probes. Build:
+ *   clang -target bpf -O2 -g -fplugin=libbpfprobe.so -c shop.bpf.c */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
 #include <bpfprobe/bpfprobe.h>
 
-/* A body of our own: the values arrive as parameters. */
+/* No debug info needed: the types say where each argument is at entry, and
+ * the values arrive as parameters of a body of our own. */
 SEC("uprobe/./shop:checkout(int, long long, const char *, short)")
 int on_checkout(struct pt_regs *ctx, int customer, long long cents,
 		const char *item, short qty)
@@ -18,10 +19,11 @@ int on_checkout(struct pt_regs *ctx, int customer, long long cents,
 	return 0;
 }
 
-/* A default body: bpfprobe-run prints every argument by name. */
-BPF_PROBE_RECORD("uprobe/./shop:checkout($arg1:s32, $arg2:s64, $arg3:string, $arg4:s16)");
-
-/* The return value. */
+/* The return value, with a default body: bpfprobe-run prints it. */
 BPF_PROBE_RECORD("uretprobe/./shop:checkout($retval:s64)");
+
+/* With debug info (from ./shop itself): the third line of ship(), after
+ * 'weight' is computed; a local and a member chain. */
+BPF_PROBE_RECORD("uprobe/./shop:ship:3(o->customer, o->item->name:string, weight)");
 
 char LICENSE[] SEC("license") = "GPL";
