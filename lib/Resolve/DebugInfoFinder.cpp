@@ -301,29 +301,59 @@ std::string hex32(uint32_t V) {
   return S;
 }
 
-/// Finds the NT_GNU_BUILD_ID in a raw note stream (an SHT_NOTE section, or
-/// /sys/kernel/notes and /sys/module/<m>/notes/.note.gnu.build-id, which are
-/// in host byte order).
-std::string buildIdFromNotes(StringRef Data,
-                             bool LittleEndian = sys::IsLittleEndianHost) {
-  size_t Off = 0;
-  auto Read32 = [&](size_t At) {
-    const char *P = Data.data() + At;
-    return LittleEndian ? support::endian::read32<llvm::endianness::little>(P)
-                        : support::endian::read32<llvm::endianness::big>(P);
-  };
-  while (Off + 12 <= Data.size()) {
-    uint32_t NameSz = Read32(Off), DescSz = Read32(Off + 4),
-             Type = Read32(Off + 8);
-    size_t NameOff = Off + 12;
-    size_t DescOff = NameOff + alignTo(NameSz, 4);
-    size_t Next = DescOff + alignTo(DescSz, 4);
-    if (DescOff > Data.size() || DescOff + DescSz > Data.size() || Next < Off)
+/// The NT_GNU_BUILD_ID among notes walked by ELFFile::notes, which checks
+/// each note against its container; Err collects a malformed note.
+template <class ELFT, class Container>
+std::string buildIdOfNotes(const ELFFile<ELFT> &File, const Container &C,
+                           uint64_t Align) {
+  Error Err = Error::success();
+  std::string Hex;
+  for (const typename ELFT::Note &N : File.notes(C, Err))
+    if (N.getType() == ELF::NT_GNU_BUILD_ID && N.getName() == "GNU" &&
+        !N.getDesc(Align).empty()) {
+      Hex = toHex(N.getDesc(Align), /*LowerCase=*/true);
       break;
-    if (Type == ELF::NT_GNU_BUILD_ID && NameSz == 4 &&
-        Data.substr(NameOff, 4) == StringRef("GNU\0", 4))
-      return toHex(Data.substr(DescOff, DescSz), /*LowerCase=*/true);
-    Off = Next;
+    }
+  consumeError(std::move(Err)); // a malformed note ends the walk
+  return Hex;
+}
+
+/// Finds the NT_GNU_BUILD_ID in a raw note stream: /sys/kernel/notes and
+/// /sys/module/<m>/notes/.note.gnu.build-id, in host byte order. The notes
+/// get an ELF header in front and are walked as one PT_NOTE segment.
+std::string buildIdFromNotes(StringRef Data) {
+  using ELFT = ELFType<llvm::endianness::native, sizeof(void *) == 8>;
+  typename ELFT::Ehdr Header{};
+  std::string Image(reinterpret_cast<const char *>(&Header), sizeof(Header));
+  Image += Data;
+  auto File = ELFFile<ELFT>::create(Image);
+  if (!File) {
+    consumeError(File.takeError());
+    return "";
+  }
+  typename ELFT::Phdr Segment{};
+  Segment.p_type = ELF::PT_NOTE;
+  Segment.p_offset = sizeof(Header);
+  Segment.p_filesz = Data.size();
+  Segment.p_align = 4;
+  return buildIdOfNotes(*File, Segment, 4);
+}
+
+/// The build-id in the SHT_NOTE sections of an ELF object.
+template <class ELFT>
+std::string buildIdOfNoteSections(const ELFObjectFile<ELFT> &Obj) {
+  const ELFFile<ELFT> &File = Obj.getELFFile();
+  auto Sections = File.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return "";
+  }
+  for (const typename ELFT::Shdr &Sh : *Sections) {
+    if (Sh.sh_type != ELF::SHT_NOTE)
+      continue;
+    std::string Hex = buildIdOfNotes(File, Sh, Sh.sh_addralign);
+    if (!Hex.empty())
+      return Hex;
   }
   return "";
 }
@@ -838,18 +868,14 @@ std::string readBuildId(const ObjectFile &Obj) {
     return toHex(Id, /*LowerCase=*/true);
   if (!Obj.isELF())
     return "";
-  for (const SectionRef &S : Obj.sections()) {
-    if (ELFSectionRef(S).getType() != ELF::SHT_NOTE)
-      continue;
-    Expected<StringRef> Contents = S.getContents();
-    if (!Contents) {
-      consumeError(Contents.takeError());
-      continue;
-    }
-    std::string Hex = buildIdFromNotes(*Contents, Obj.isLittleEndian());
-    if (!Hex.empty())
-      return Hex;
-  }
+  if (auto *O = dyn_cast<ELF64LEObjectFile>(&Obj))
+    return buildIdOfNoteSections(*O);
+  if (auto *O = dyn_cast<ELF64BEObjectFile>(&Obj))
+    return buildIdOfNoteSections(*O);
+  if (auto *O = dyn_cast<ELF32LEObjectFile>(&Obj))
+    return buildIdOfNoteSections(*O);
+  if (auto *O = dyn_cast<ELF32BEObjectFile>(&Obj))
+    return buildIdOfNoteSections(*O);
   return "";
 }
 

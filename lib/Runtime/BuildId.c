@@ -6,6 +6,7 @@
  * /sys/module/<name>/notes/.note.gnu.build-id for a module. Binaries' ids
  * come from their ELF file (ElfFile.c).
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include "Internal.h"
 
 #include <fcntl.h>
@@ -56,11 +57,13 @@ int bpfprobe_kernel_build_id(const char *module, char *buf, size_t buf_sz)
 
 /*
  * "/sys", or $BPFPROBE_SYSFS_ROOT: a test hook that lets the lit suite fake
- * a kernel's notes, modules and PMUs (docs/runtime.md).
+ * a kernel's notes, modules and PMUs (docs/runtime.md). Read with
+ * secure_getenv: a set-user-ID or capability-raised program linking the
+ * runtime ignores it, so the environment cannot point it at a fake kernel.
  */
 const char *bpfprobe_sysfs_root(void)
 {
-	const char *root = getenv("BPFPROBE_SYSFS_ROOT");
+	const char *root = secure_getenv("BPFPROBE_SYSFS_ROOT");
 
 	return root && *root ? root : "/sys";
 }

@@ -11,9 +11,16 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#if __SIZEOF_POINTER__ == 8
+#define HOST_ELF(type) Elf64_##type
+#else
+#define HOST_ELF(type) Elf32_##type
+#endif
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -150,33 +157,75 @@ static int hex(const unsigned char *id, size_t n, char *buf, size_t buf_sz)
 	return (int)(2 * n);
 }
 
+/*
+ * The NT_GNU_BUILD_ID note of a note section or segment, walked with
+ * libelf's gelf_getnote(), which checks every note against the data's size.
+ */
+static int data_build_id(Elf_Data *d, char *buf, size_t buf_sz)
+{
+	GElf_Nhdr nh;
+	size_t off = 0, name_off, desc_off;
+
+	while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+		const char *name = (const char *)d->d_buf + name_off;
+
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(name, "GNU", 4) && nh.n_descsz)
+			return hex((const unsigned char *)d->d_buf + desc_off,
+				   nh.n_descsz, buf, buf_sz);
+	}
+	return -ENODATA;
+}
+
+/*
+ * Raw notes (/sys/kernel/notes) are not an ELF file: they get an ELF header
+ * and one PT_NOTE program header in front, in the host's class and byte
+ * order, so that libelf reads them like a stripped binary's note segment.
+ */
 int bpfprobe_notes_build_id(const void *notes, size_t size, char *buf,
 			    size_t buf_sz)
 {
-	const unsigned char *p = notes;
-	size_t off = 0;
+	struct {
+		HOST_ELF(Ehdr) eh;
+		HOST_ELF(Phdr) ph;
+	} hdr;
+	struct bpfprobe_elf *e;
+	unsigned char *image;
+	int ret;
 
-	/* Elf32_Nhdr and Elf64_Nhdr are the same: three 4-byte words. */
-	while (size - off >= 12) {
-		__u32 namesz, descsz, type;
-		size_t name_off, desc_off, next;
-
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
-		name_off = off + 12;
-		desc_off = name_off + ((namesz + 3ul) & ~3ul);
-		next = desc_off + ((descsz + 3ul) & ~3ul);
-		if (desc_off > size || descsz > size - desc_off)
-			return -EBADMSG;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
-		    !memcmp(p + name_off, "GNU", 4) && descsz)
-			return hex(p + desc_off, descsz, buf, buf_sz);
-		if (next <= off)
-			return -EBADMSG;
-		off = next;
+	if (!elf_ready())
+		return -EINVAL;
+	image = malloc(sizeof(hdr) + size);
+	if (!image)
+		return -ENOMEM;
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(hdr.eh.e_ident, ELFMAG, SELFMAG);
+	hdr.eh.e_ident[EI_CLASS] = sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32;
+	hdr.eh.e_ident[EI_DATA] = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+					  ? ELFDATA2LSB
+					  : ELFDATA2MSB;
+	hdr.eh.e_ident[EI_VERSION] = EV_CURRENT;
+	hdr.eh.e_type = ET_CORE;
+	hdr.eh.e_version = EV_CURRENT;
+	hdr.eh.e_ehsize = sizeof(hdr.eh);
+	hdr.eh.e_phoff = offsetof(__typeof__(hdr), ph);
+	hdr.eh.e_phentsize = sizeof(hdr.ph);
+	hdr.eh.e_phnum = 1;
+	hdr.ph.p_type = PT_NOTE;
+	hdr.ph.p_offset = sizeof(hdr);
+	hdr.ph.p_filesz = size;
+	hdr.ph.p_align = 4;
+	memcpy(image, &hdr, sizeof(hdr));
+	memcpy(image + sizeof(hdr), notes, size);
+	e = wrap(elf_memory((char *)image, sizeof(hdr) + size), -1);
+	if (!e) {
+		free(image);
+		return -EBADMSG;
 	}
-	return -ENODATA;
+	ret = bpfprobe_elf_get_build_id(e, buf, buf_sz);
+	bpfprobe_elf_close(e);
+	free(image);
+	return ret;
 }
 
 int bpfprobe_elf_get_build_id(struct bpfprobe_elf *e, char *buf, size_t buf_sz)
@@ -188,8 +237,7 @@ int bpfprobe_elf_get_build_id(struct bpfprobe_elf *e, char *buf, size_t buf_sz)
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
+		int ret;
 
 		if (!gelf_getshdr(scn, &sh))
 			return -EBADMSG;
@@ -198,14 +246,9 @@ int bpfprobe_elf_get_build_id(struct bpfprobe_elf *e, char *buf, size_t buf_sz)
 		d = elf_getdata(scn, NULL);
 		if (!d)
 			continue;
-		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-			const char *name = (const char *)d->d_buf + name_off;
-
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp(name, "GNU", 4) && nh.n_descsz)
-				return hex((const unsigned char *)d->d_buf + desc_off,
-					   nh.n_descsz, buf, buf_sz);
-		}
+		ret = data_build_id(d, buf, buf_sz);
+		if (ret != -ENODATA)
+			return ret;
 	}
 	/* Stripped of section headers: the PT_NOTE segments. */
 	if (!elf_getphdrnum(e->elf, &phnum)) {
@@ -220,7 +263,7 @@ int bpfprobe_elf_get_build_id(struct bpfprobe_elf *e, char *buf, size_t buf_sz)
 						 ELF_T_NHDR);
 			if (!d)
 				continue;
-			ret = bpfprobe_notes_build_id(d->d_buf, d->d_size, buf, buf_sz);
+			ret = data_build_id(d, buf, buf_sz);
 			if (ret != -ENODATA)
 				return ret;
 		}
