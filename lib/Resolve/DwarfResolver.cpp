@@ -640,7 +640,7 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   }
   // Declared in a block of this function that does not cover the PC?
   if (!GlobalOnly) {
-    std::string Ranges;
+    std::string Ranges, BadRanges;
     std::function<void(DWARFDie)> Find = [&](DWARFDie D) {
       for (DWARFDie C : D.children()) {
         if (C.getTag() == dwarf::DW_TAG_lexical_block) {
@@ -648,20 +648,28 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
             return isVariableTag(V.getTag()) && V.getShortName() &&
                    Name == V.getShortName();
           });
-          if (Declares && Ranges.empty())
-            if (auto R = C.getAddressRanges())
+          if (Declares && Ranges.empty() && BadRanges.empty()) {
+            if (auto R = C.getAddressRanges()) {
               for (const DWARFAddressRange &AR : *R)
                 if (AR.HighPC > AR.LowPC)
                   Ranges += (Ranges.empty() ? "" : ", ") +
-                          ("+" + hex(AR.LowPC - S.Sym.Address) + "..+" +
-                           hex(AR.HighPC - S.Sym.Address));
-            else
-              consumeError(R.takeError());
+                            ("+" + hex(AR.LowPC - S.Sym.Address) + "..+" +
+                             hex(AR.HighPC - S.Sym.Address));
+            } else {
+              BadRanges = toString(R.takeError());
+            }
+          }
           Find(C);
         }
       }
     };
     Find(S.Function);
+    if (!BadRanges.empty())
+      return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                         : E.Range,
+                     "'" + Name + "' is declared in a block of " +
+                         S.Sym.Name + " whose address ranges cannot be "
+                         "read: " + BadRanges);
     if (!Ranges.empty())
       return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
                                                          : E.Range,
@@ -876,6 +884,13 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                                     "' has no members (is it a struct or "
                                     "union whose definition is in the debug "
                                     "info?)");
+      if (llvm::is_contained(Names, E.Name))
+        return errorAt(E.NameRange,
+                       "member '" + E.Name + "' of '" + typeName(Record) +
+                           "' has a location or bit layout that cannot be "
+                           "read (a bit-field of 0 or more than 64 bits, "
+                           "bits outside its storage unit, or a DWARF 2 "
+                           "location expression)");
       std::string Msg = "'" + typeName(Record) + "' has no member '" +
                         E.Name + "'";
       if (auto Best = didYouMean(E.Name, Names))

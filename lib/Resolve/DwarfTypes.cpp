@@ -8,6 +8,9 @@
 
 #include "Resolve/DwarfInternal.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "Resolve/LLVMCompat.h"
 #include "llvm/Support/raw_ostream.h"
@@ -15,6 +18,11 @@
 using namespace llvm;
 
 namespace bpfprobe {
+
+/// How deep the type walks below go. DWARF is input: a type may refer to
+/// itself (an anonymous member whose type is its own struct, an array of
+/// itself, an enum based on itself), and C types are never this deep.
+constexpr unsigned MaxTypeDepth = 32;
 
 DWARFDie stripTypedefs(DWARFDie T) {
   for (unsigned Guard = 0; T && Guard < 64; ++Guard) {
@@ -45,10 +53,11 @@ DWARFDie typeOf(DWARFDie D) {
   return DWARFDie();
 }
 
-std::optional<uint64_t> typeSize(DWARFDie T, unsigned PointerSize) {
+static std::optional<uint64_t> typeSizeAt(DWARFDie T, unsigned PointerSize,
+                                          unsigned Depth) {
   T = stripTypedefs(T);
-  if (!T)
-    return std::nullopt; // void
+  if (!T || Depth > MaxTypeDepth)
+    return std::nullopt; // void, or a cyclic type
   if (auto S = dwarf::toUnsigned(T.find(dwarf::DW_AT_byte_size)))
     return *S;
   switch (T.getTag()) {
@@ -59,24 +68,32 @@ std::optional<uint64_t> typeSize(DWARFDie T, unsigned PointerSize) {
     // clang omits DW_AT_byte_size on pointers.
     return PointerSize;
   case dwarf::DW_TAG_enumeration_type:
-    return typeSize(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
-                    PointerSize);
+    return typeSizeAt(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
+                      PointerSize, Depth + 1);
   case dwarf::DW_TAG_array_type: {
-    auto Elem = typeSize(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
-                         PointerSize);
+    auto Elem = typeSizeAt(
+        T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type), PointerSize,
+        Depth + 1);
     if (!Elem)
       return std::nullopt;
     uint64_t N = 1;
     for (DWARFDie C : T.children()) {
       if (C.getTag() != dwarf::DW_TAG_subrange_type)
         continue;
-      if (auto Count = dwarf::toUnsigned(C.find(dwarf::DW_AT_count)))
-        N *= *Count;
-      else if (auto UB = dwarf::toUnsigned(C.find(dwarf::DW_AT_upper_bound)))
-        N *= *UB + 1;
-      else
+      std::optional<uint64_t> Count =
+          dwarf::toUnsigned(C.find(dwarf::DW_AT_count));
+      if (!Count)
+        if (auto UB = dwarf::toUnsigned(C.find(dwarf::DW_AT_upper_bound));
+            UB && *UB != UINT64_MAX)
+          Count = *UB + 1;
+      if (!Count)
         return std::nullopt; // flexible array
+      if (*Count && N > UINT64_MAX / *Count)
+        return std::nullopt; // no object is this large
+      N *= *Count;
     }
+    if (*Elem && N > UINT64_MAX / *Elem)
+      return std::nullopt;
     return N * *Elem;
   }
   default:
@@ -84,9 +101,49 @@ std::optional<uint64_t> typeSize(DWARFDie T, unsigned PointerSize) {
   }
 }
 
+std::optional<uint64_t> typeSize(DWARFDie T, unsigned PointerSize) {
+  return typeSizeAt(T, PointerSize, 0);
+}
+
+/// Whether LLVM's DWARFTypePrinter can print T: it follows DW_AT_type
+/// through pointers, qualifiers, arrays and function types (their
+/// parameters too) without a limit, so a cycle there (a pointer to itself)
+/// or an absurd depth would exhaust the stack. Named structs, unions and
+/// enums end the walk: the printer prints their names only.
+static bool printable(DWARFDie T, SmallVectorImpl<DWARFDie> &Path) {
+  if (!T)
+    return true;
+  if (Path.size() > MaxTypeDepth || llvm::is_contained(Path, T))
+    return false;
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_structure_type:
+  case dwarf::DW_TAG_union_type:
+  case dwarf::DW_TAG_class_type:
+  case dwarf::DW_TAG_enumeration_type:
+  case dwarf::DW_TAG_base_type:
+    return true;
+  default:
+    break;
+  }
+  Path.push_back(T);
+  bool OK =
+      printable(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type), Path);
+  if (OK && T.getTag() == dwarf::DW_TAG_subroutine_type)
+    for (DWARFDie C : T.children())
+      if (!(OK = printable(
+                C.getAttributeValueAsReferencedDie(dwarf::DW_AT_type), Path)))
+        break;
+  Path.pop_back();
+  return OK;
+}
+
 std::string typeName(DWARFDie T) {
   if (!T)
     return "void";
+  SmallVector<DWARFDie, 16> Path;
+  if (!printable(T, Path))
+    return "<cyclic or too deeply nested type at DIE " +
+           utohexstr(T.getOffset(), /*LowerCase=*/true) + ">";
   // C spells tags: "struct req", "const struct req *", as gdb prints them;
   // DWARFTypePrinter prints C++ ("const req *").
   DWARFDie Base = T;
@@ -185,14 +242,20 @@ static std::optional<MemberInfo> memberInfo(DWARFDie M) {
   auto BitSize = dwarf::toUnsigned(M.find(dwarf::DW_AT_bit_size));
   if (!BitSize)
     return I;
+  // A field of 1..64 bits: 0 or more than a register is not a bitfield we
+  // can read (and 0 would make the span below wrap around).
+  if (*BitSize == 0 || *BitSize > 64)
+    return std::nullopt;
   I.IsBitfield = true;
   I.BitSize = *BitSize;
   if (auto DBO = dwarf::toUnsigned(M.find(dwarf::DW_AT_data_bit_offset))) {
     // DWARF 4/5, clang: bits from the start of the struct. Read the
     // smallest naturally sized unit that holds the field.
+    if (*DBO > UINT64_MAX - 64)
+      return std::nullopt;
     uint64_t First = *DBO / 8, Last = (*DBO + *BitSize - 1) / 8;
     unsigned Bytes = 1;
-    while (Bytes < Last - First + 1)
+    while (Bytes < Last - First + 1 && Bytes <= 8)
       Bytes *= 2;
     I.ByteOffset = First;
     I.StorageSize = Bytes;
@@ -203,7 +266,7 @@ static std::optional<MemberInfo> memberInfo(DWARFDie M) {
     // DW_AT_data_member_location. Little-endian only.
     auto BO = dwarf::toUnsigned(M.find(dwarf::DW_AT_bit_offset));
     auto BS = dwarf::toUnsigned(M.find(dwarf::DW_AT_byte_size));
-    if (!BO || !BS)
+    if (!BO || !BS || *BS > 8 || *BO + *BitSize > *BS * 8)
       return std::nullopt;
     I.StorageSize = *BS;
     I.BitOffset = *BS * 8 - *BO - *BitSize;
@@ -213,9 +276,10 @@ static std::optional<MemberInfo> memberInfo(DWARFDie M) {
   return I;
 }
 
-std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
+static std::optional<MemberInfo> findMemberAt(DWARFDie Record, StringRef Name,
+                                              unsigned Depth) {
   Record = stripTypedefs(Record);
-  if (!isRecord(Record))
+  if (!isRecord(Record) || Depth > MaxTypeDepth)
     return std::nullopt;
   for (DWARFDie C : Record.children()) {
     if (C.getTag() != dwarf::DW_TAG_member)
@@ -228,7 +292,7 @@ std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
       auto Outer = memberInfo(C);
       if (!Outer)
         continue;
-      if (auto Inner = findMember(typeOf(C), Name)) {
+      if (auto Inner = findMemberAt(typeOf(C), Name, Depth + 1)) {
         Inner->ByteOffset += Outer->ByteOffset;
         return Inner;
       }
@@ -237,10 +301,15 @@ std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
   return std::nullopt;
 }
 
-std::vector<std::string> memberNames(DWARFDie Record) {
+std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
+  return findMemberAt(Record, Name, 0);
+}
+
+static std::vector<std::string> memberNamesAt(DWARFDie Record,
+                                              unsigned Depth) {
   std::vector<std::string> Names;
   Record = stripTypedefs(Record);
-  if (!isRecord(Record))
+  if (!isRecord(Record) || Depth > MaxTypeDepth)
     return Names;
   for (DWARFDie C : Record.children()) {
     if (C.getTag() != dwarf::DW_TAG_member)
@@ -248,13 +317,18 @@ std::vector<std::string> memberNames(DWARFDie Record) {
     if (const char *N = C.getShortName())
       Names.push_back(N);
     else
-      for (std::string &Inner : memberNames(typeOf(C)))
+      for (std::string &Inner : memberNamesAt(typeOf(C), Depth + 1))
         Names.push_back(std::move(Inner));
   }
   return Names;
 }
 
-Expected<ValueType> valueTypeOf(DWARFDie T, unsigned PointerSize) {
+std::vector<std::string> memberNames(DWARFDie Record) {
+  return memberNamesAt(Record, 0);
+}
+
+static Expected<ValueType> valueTypeAt(DWARFDie T, unsigned PointerSize,
+                                       unsigned Depth) {
   DWARFDie S = stripTypedefs(T);
   auto Fail = [&](const Twine &Why) {
     return createStringError(inconvertibleErrorCode(),
@@ -262,6 +336,8 @@ Expected<ValueType> valueTypeOf(DWARFDie T, unsigned PointerSize) {
   };
   if (!S)
     return Fail("has no value");
+  if (Depth > MaxTypeDepth)
+    return Fail("refers to itself or is nested too deeply");
   ValueType V;
   auto Size = typeSize(S, PointerSize);
   switch (S.getTag()) {
@@ -275,7 +351,7 @@ Expected<ValueType> valueTypeOf(DWARFDie T, unsigned PointerSize) {
     V.Kind = ValueType::Int;
     V.Size = Size.value_or(4);
     if (DWARFDie U = S.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
-      auto UV = valueTypeOf(U, PointerSize);
+      auto UV = valueTypeAt(U, PointerSize, Depth + 1);
       if (UV)
         V.Signed = UV->Signed;
       else
@@ -326,6 +402,10 @@ Expected<ValueType> valueTypeOf(DWARFDie T, unsigned PointerSize) {
     return Fail("is " + Twine(V.Size) + " bytes, not a 1, 2, 4 or 8-byte "
                 "scalar");
   return V;
+}
+
+Expected<ValueType> valueTypeOf(DWARFDie T, unsigned PointerSize) {
+  return valueTypeAt(T, PointerSize, 0);
 }
 
 } // namespace bpfprobe
