@@ -10,6 +10,7 @@
 #ifndef BPFPROBE_PLUGIN_BPFPROBE_H
 #define BPFPROBE_PLUGIN_BPFPROBE_H
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/PassManager.h"
 
 #include <memory>
@@ -33,21 +34,38 @@ struct PluginOptions {
   std::string CallConv;
 };
 
+/// The plan annotations (prefix included) the front end issued in this
+/// compilation. Inside clang the pass lowers only these: the table lives in
+/// the process, where no source text can add to it.
+using IssuedPlans = llvm::StringSet<>;
+
 /// The AST consumer that finds annotated functions, resolves their plans,
 /// checks the binding against the body's parameters and attaches the plan
-/// for the pass. Also installs the token watcher it needs to point carets
-/// into SEC("...") strings.
+/// for the pass (recording it in Issued). Also installs the token watcher it
+/// needs to point carets into SEC("...") strings.
 std::unique_ptr<clang::ASTConsumer>
-createProbeConsumer(clang::CompilerInstance &CI, const PluginOptions &Opts);
+createProbeConsumer(clang::CompilerInstance &CI, const PluginOptions &Opts,
+                    std::shared_ptr<IssuedPlans> Issued);
 
 /// Synthesizes the wrapper functions and the .bpfprobe section from the
-/// plans attached by the front end.
+/// plans attached by the front end. With Issued (inside clang), a plan
+/// annotation not in it is refused; without (opt), every plan in the module
+/// is parsed and checked.
 class WrapperPass : public llvm::PassInfoMixin<WrapperPass> {
 public:
+  WrapperPass() = default;
+  explicit WrapperPass(std::shared_ptr<const IssuedPlans> Issued)
+      : Issued(std::move(Issued)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
+
+private:
+  std::shared_ptr<const IssuedPlans> Issued;
 };
 
+/// Annotations whose name starts with this belong to the plugin; a
+/// user-written one is an error (ProbeAttr.cpp).
+constexpr const char *ReservedAnnotationPrefix = "bpfprobe.";
 /// Name of the marker annotation the `bpfprobe` attribute leaves on a
 /// function; its argument is the spec string literal.
 constexpr const char *SpecAnnotation = "bpfprobe.spec";

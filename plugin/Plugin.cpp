@@ -36,13 +36,16 @@ protected:
                                                  StringRef) override {
     // The wrapper pass must run before inlining, at -O0 as at -O2: the
     // pipeline-start extension point is invoked by both pipelines.
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back([](PassBuilder &PB) {
+    // The plans the front end issues go to the pass through this table as
+    // well as on the functions, so the pass can tell them from forgeries.
+    auto Issued = std::make_shared<IssuedPlans>();
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back([Issued](PassBuilder &PB) {
       PB.registerPipelineStartEPCallback(
-          [](ModulePassManager &MPM, OptimizationLevel) {
-            MPM.addPass(WrapperPass());
+          [Issued](ModulePassManager &MPM, OptimizationLevel) {
+            MPM.addPass(WrapperPass(Issued));
           });
     });
-    return createProbeConsumer(CI, Opts);
+    return createProbeConsumer(CI, Opts, Issued);
   }
 
   bool ParseArgs(const CompilerInstance &CI,

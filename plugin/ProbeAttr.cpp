@@ -10,7 +10,17 @@
 /// parses the annotation, resolves it to a fetch plan, checks that each body
 /// parameter can hold its value, and hands the plan to the IR pass as an
 /// `annotate("bpfprobe.plan:...")` attribute while dropping the section from
-/// the body (the wrapper the pass creates takes it). Every problem is a
+/// the body (the wrapper the pass creates takes it).
+///
+/// The `bpfprobe.` annotation namespace is the plugin's own channel, and users
+/// cannot forge it: the plugin creates its annotations as *implicit*
+/// attributes, which no source spelling produces; a user-written
+/// `annotate("bpfprobe...")` on any declaration is an error, and the
+/// markers are only read from implicit attributes (so a non-string operand
+/// never reaches a cast). Every plan this front end issues is also recorded
+/// in a table the IR pass receives in-process (IssuedPlans): inside clang
+/// the pass lowers only those. Plans that reach the pass from a file (opt)
+/// are parsed and checked like any other input. Every problem is a
 /// Clang diagnostic whose caret sits on the offending character inside the
 /// string literal, also through the SEC() macro: a token watcher remembers
 /// the string literal tokens so the section name can be mapped back to them.
@@ -30,6 +40,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -85,9 +96,11 @@ struct ProbeAttrInfo : public ParsedAttrInfo {
           << Attr.getAttrName()->getName();
       return AttributeNotApplied;
     }
+    // Implicit: a user-written annotate("bpfprobe.spec", ...) is never
+    // mistaken for this marker (see the file comment).
     Expr *Args[] = {Lit};
-    D->addAttr(AnnotateAttr::Create(S.Context, Marker, Args, 1,
-                                    Attr.getRange()));
+    D->addAttr(AnnotateAttr::CreateImplicit(S.Context, Marker, Args, 1,
+                                            Attr.getRange()));
     return AttributeApplied;
   }
 };
@@ -291,10 +304,42 @@ CTypeDesc describeType(QualType T, const ArchABI &ABI, unsigned Depth = 0) {
 // The consumer
 //===----------------------------------------------------------------------===//
 
+/// Whether A is a plugin annotation: created by this front end (implicit)
+/// with a name in the reserved namespace.
+bool isReservedAnnotation(const AnnotateAttr *A) {
+  return A->getAnnotation().starts_with(ReservedAnnotationPrefix);
+}
+
+/// Finds user-written annotations in the plugin's namespace, on any
+/// declaration (functions in records and namespaces too).
+class ForgedAnnotationFinder
+    : public RecursiveASTVisitor<ForgedAnnotationFinder> {
+public:
+  explicit ForgedAnnotationFinder(DiagnosticsEngine &D) : D(D) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitDecl(Decl *Dcl) {
+    for (const AnnotateAttr *A : Dcl->specific_attrs<AnnotateAttr>())
+      if (!A->isImplicit() && !A->isInherited() && isReservedAnnotation(A))
+        D.Report(A->getLocation(),
+                 D.getCustomDiagID(DiagnosticsEngine::Error,
+                                   "annotation '%0' is in the namespace "
+                                   "reserved for the bpfprobe plugin; use "
+                                   "BPF_PROBE(\"...\") or SEC(\"...\") to "
+                                   "declare a probe"))
+            << A->getAnnotation().take_until([](char C) { return C == '\n'; })
+                   .take_front(40);
+    return true;
+  }
+
+private:
+  DiagnosticsEngine &D;
+};
+
 class ProbeConsumer : public ASTConsumer {
 public:
-  ProbeConsumer(CompilerInstance &CI, const PluginOptions &Opts)
-      : CI(CI), Opts(Opts) {
+  ProbeConsumer(CompilerInstance &CI, const PluginOptions &Opts,
+                std::shared_ptr<IssuedPlans> Issued)
+      : CI(CI), Opts(Opts), Issued(std::move(Issued)) {
     // The section attribute keeps only the string's value; remember where
     // the literal tokens were so carets can point into them.
     CI.getPreprocessor().setTokenWatcher([this](const Token &T) {
@@ -322,9 +367,14 @@ public:
     return true;
   }
 
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    ForgedAnnotationFinder(diags()).TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+
 private:
   CompilerInstance &CI;
   PluginOptions Opts;
+  std::shared_ptr<IssuedPlans> Issued;
   std::vector<LiteralRun> Runs;
   /// Debug info opened so far, shared by the probes of this file.
   std::unique_ptr<DebugInfoCache> DebugInfos;
@@ -391,11 +441,17 @@ private:
     SourceLocation AttrLoc;
     bool Record = false;
     for (auto *A : FD->specific_attrs<AnnotateAttr>()) {
-      if ((A->getAnnotation() != SpecAnnotation &&
+      // Only our own markers: a user-written one is reported at the end of
+      // the translation unit (ForgedAnnotationFinder).
+      if (!A->isImplicit() ||
+          (A->getAnnotation() != SpecAnnotation &&
            A->getAnnotation() != RecordAnnotation) ||
           A->args_size() != 1)
         continue;
-      Lit = cast<clang::StringLiteral>(*A->args_begin());
+      Lit = dyn_cast<clang::StringLiteral>(
+          (*A->args_begin())->IgnoreParenImpCasts());
+      if (!Lit)
+        continue;
       Text = Lit->getString().str();
       AttrLoc = A->getLocation();
       Record = A->getAnnotation() == RecordAnnotation;
@@ -487,6 +543,8 @@ private:
       if (Opts.PrintPlan)
         outs() << formatKprobeEvent(Plan, *A) << "\n";
       std::string Ann = PlanAnnotationPrefix + serializePlan(Plan);
+      if (Issued)
+        Issued->insert(Ann);
       FD->addAttr(AnnotateAttr::CreateImplicit(Ctx, Ann, nullptr, 0));
     }
     FD->dropAttr<SectionAttr>();
@@ -498,8 +556,9 @@ private:
     SmallVector<Attr *, 8> Keep;
     for (Attr *A : FD->attrs()) {
       auto *Ann = dyn_cast<AnnotateAttr>(A);
-      if (!Ann || (Ann->getAnnotation() != SpecAnnotation &&
-                   Ann->getAnnotation() != RecordAnnotation))
+      if (!Ann || !Ann->isImplicit() ||
+          (Ann->getAnnotation() != SpecAnnotation &&
+           Ann->getAnnotation() != RecordAnnotation))
         Keep.push_back(A);
     }
     FD->dropAttrs();
@@ -816,9 +875,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<ASTConsumer> createProbeConsumer(CompilerInstance &CI,
-                                                 const PluginOptions &Opts) {
-  return std::make_unique<ProbeConsumer>(CI, Opts);
+std::unique_ptr<ASTConsumer>
+createProbeConsumer(CompilerInstance &CI, const PluginOptions &Opts,
+                    std::shared_ptr<IssuedPlans> Issued) {
+  return std::make_unique<ProbeConsumer>(CI, Opts, std::move(Issued));
 }
 
 } // namespace bpfprobe

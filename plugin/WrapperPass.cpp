@@ -83,7 +83,10 @@ struct AnnotatedBody {
 };
 
 /// Pulls our entries out of llvm.global.annotations, leaving the others.
-std::vector<AnnotatedBody> takePlans(Module &M, bool &Failed) {
+/// With Issued (inside clang), a plan the front end did not issue is
+/// refused; every plan is parsed, which checks it.
+std::vector<AnnotatedBody> takePlans(Module &M, const IssuedPlans *Issued,
+                                     bool &Failed) {
   std::vector<AnnotatedBody> Bodies;
   GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
   if (!GA || !GA->hasInitializer())
@@ -105,11 +108,19 @@ std::vector<AnnotatedBody> takePlans(Module &M, bool &Failed) {
       if (auto *CDA = dyn_cast<ConstantDataArray>(StrGV->getInitializer()))
         if (CDA->isCString())
           Str = CDA->getAsCString();
+    StringRef Whole = Str;
     if (!F || !Str.consume_front(PlanAnnotationPrefix)) {
       Keep.push_back(cast<Constant>(U.get()));
       continue;
     }
     DeadStrings.insert(StrGV);
+    if (Issued && !Issued->contains(Whole)) {
+      diagnose(M, "a fetch plan on '" + F->getName() +
+                      "' was not issued by the bpfprobe front end; the '" +
+                      PlanAnnotationPrefix + "' annotation is reserved");
+      Failed = true;
+      continue;
+    }
     auto Plan = parsePlan(Str);
     if (!Plan) {
       diagnose(M, "corrupt fetch plan on '" + F->getName() +
@@ -568,7 +579,7 @@ bool checkSignature(Module &M, Function &F, const SitePlan &Site) {
 
 PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
   bool Failed = false;
-  std::vector<AnnotatedBody> Bodies = takePlans(M, Failed);
+  std::vector<AnnotatedBody> Bodies = takePlans(M, Issued.get(), Failed);
   if (Bodies.empty())
     return Failed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 
