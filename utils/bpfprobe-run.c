@@ -596,6 +596,65 @@ static bool is_number(const char *s)
 }
 
 /*
+ * Tasks whose names bpfprobe-run knows itself: the command it started (the
+ * base name it ran) and the --pid process (its name at the start). A trace
+ * line names its task from the kernel's saved_cmdlines cache, which may have
+ * lost it ("<...>-18430: ...") or hold another task's name for a reused pid;
+ * so the lines of these tasks are named from here, and other "<...>" lines
+ * from /proc while the task lives.
+ */
+static struct {
+	pid_t pid;
+	char comm[16]; /* TASK_COMM_LEN */
+} known_tasks[2];
+static size_t known_task_cnt;
+
+static void know_task(pid_t pid, const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	if (pid <= 0 || known_task_cnt == sizeof(known_tasks) / sizeof(known_tasks[0]))
+		return;
+	known_tasks[known_task_cnt].pid = pid;
+	/* The kernel's comm after exec: the file's base name, 15 bytes. */
+	snprintf(known_tasks[known_task_cnt].comm, sizeof(known_tasks[0].comm),
+		 "%s", slash ? slash + 1 : name);
+	known_task_cnt++;
+}
+
+/* "/proc/<pid>/comm" without its newline, into buf; false if gone. */
+static bool read_comm(long pid, char *buf, size_t sz)
+{
+	char path[64];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)sz, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = 0;
+	return ok && *buf;
+}
+
+static const char *task_name(const char *traced, long tid, long tgid)
+{
+	static char comm[16];
+
+	for (size_t i = 0; i < known_task_cnt; i++)
+		if (known_tasks[i].pid == tgid || known_tasks[i].pid == tid)
+			return known_tasks[i].comm;
+	if (strcmp(traced, "<...>"))
+		return traced;
+	if (tid > 0 && read_comm(tid, comm, sizeof(comm)))
+		return comm;
+	return traced;
+}
+
+/*
  * One trace_pipe line:
  *   "  demo-4121  (   4121) [001] ...11  1234.567890: bpf_trace_printk: msg"
  * (the "(tgid)" column only with record-tgid), or "CPU:1 [LOST 12 EVENTS]".
@@ -644,6 +703,7 @@ static void printk_line(struct printk_reader *r, char *line)
 		return;
 	}
 	r->lines++;
+	task = (char *)task_name(task, tid, tgid);
 	ts = strrchr(cpu, ' ');
 	if (opt.json) {
 		printf("{\"type\":\"printk\",\"comm\":");
@@ -1104,6 +1164,14 @@ int main(int argc, char **argv)
 		err_msg("cannot fork: %s\n", strerror(-ret));
 		ret = EXIT_COMMAND;
 		goto out;
+	}
+	if (opt.cmd) {
+		know_task(cmd.pid, opt.cmd[0]);
+	} else if (opt.pid > 0) {
+		char comm[16];
+
+		if (read_comm(opt.pid, comm, sizeof(comm)))
+			know_task(opt.pid, comm);
 	}
 
 	{

@@ -2,10 +2,11 @@
  * times, DELAY_MS apart. usage: demo [COUNT [TAG [DELAY_MS]]]
  * -DPAD moves add3 (a function before it), -DBIGGER makes add3 longer: the
  * same build-id forced with -Wl,--build-id=0x... then fails the address or
- * size check alone. */
+ * size check alone. -DRENAME=\"name\" renames the task (prctl) first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #ifdef PAD
@@ -31,6 +32,9 @@ int main(int argc, char **argv)
 	const char *tag = argc > 2 ? argv[2] : "hi";
 	int delay_ms = argc > 3 ? atoi(argv[3]) : 0;
 	long long sum = 0;
+#ifdef RENAME
+	prctl(PR_SET_NAME, RENAME);
+#endif
 	/* Touch the string first: a uprobe cannot fault its page in. */
 	(void)*(volatile const char *)tag;
 	for (int i = 1; i <= count; i++) {
