@@ -55,6 +55,7 @@ static struct {
 	pid_t pid;
 	bool json;
 	bool force;
+	bool force_address;
 	bool dry_run;
 	bool dump;
 	bool check_kernel;
@@ -92,6 +93,9 @@ static void usage(FILE *f)
 "  --json           print JSON lines instead of text\n"
 "  --force          attach sites whose build-id, address or size check\n"
 "                   failed (each is reported; values may be wrong)\n"
+"  --force-address  with --force, also attach a site past its function's\n"
+"                   entry in a changed binary (it may be mid-instruction:\n"
+"                   check the address with objdump -d first)\n"
 "  --dry-run        check every site and print where it would attach;\n"
 "                   load and attach nothing (no privileges needed)\n"
 "  --dump-metadata  print the parsed .bpfprobe metadata and exit; FILE may\n"
@@ -1013,6 +1017,7 @@ static int parse_args(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "force-address", no_argument, NULL, 'A' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "dump-metadata", no_argument, NULL, 'D' },
 		{ "check-kernel", no_argument, NULL, 'K' },
@@ -1050,6 +1055,7 @@ static int parse_args(int argc, char **argv)
 			break;
 		case 'j': opt.json = true; break;
 		case 'f': opt.force = true; break;
+		case 'A': opt.force_address = true; break;
 		case 'n': opt.dry_run = true; break;
 		case 'D': opt.dump = true; break;
 		case 'K': opt.check_kernel = true; break;
@@ -1079,6 +1085,10 @@ static int parse_args(int argc, char **argv)
 	if (optind < dd) {
 		err_msg("unexpected argument '%s'; put the command after '--'\n",
 			argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (opt.force_address && !opt.force) {
+		err_msg("--force-address goes with --force: it forces one more check\n");
 		return EXIT_USAGE;
 	}
 	if (opt.pid > 0 && opt.cmd) {
@@ -1149,7 +1159,8 @@ int main(int argc, char **argv)
 
 	if (opt.dry_run) {
 		BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = meta, .pid = opt.pid,
-			      .force = opt.force, .dry_run = true);
+			      .force = opt.force, .force_address = opt.force_address,
+			      .dry_run = true);
 
 		att = bpfprobe_object__attach(obj, &ao);
 		ret = att ? EXIT_OK : exit_for_errno(errno);
@@ -1176,7 +1187,7 @@ int main(int argc, char **argv)
 
 	{
 		BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = meta, .pid = opt.pid,
-			      .force = opt.force);
+			      .force = opt.force, .force_address = opt.force_address);
 
 		att = bpfprobe_object__attach(obj, &ao);
 		if (!att) {

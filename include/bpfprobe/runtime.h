@@ -186,9 +186,17 @@ struct bpfprobe_attach_opts {
 	 * but attach nothing (the result has no links). No bpf_object needed.
 	 */
 	bool dry_run;
+	/**
+	 * With force: also attach a user site past its function's entry
+	 * (symbol+offset, offset > 0) in a binary that failed a check. Without
+	 * a disassembler the runtime cannot tell that such an address still
+	 * starts an instruction, and a uprobe in the middle of one corrupts the
+	 * process, so force alone refuses it.
+	 */
+	bool force_address;
 	size_t :0;
 };
-#define bpfprobe_attach_opts__last_field dry_run
+#define bpfprobe_attach_opts__last_field force_address
 
 /** The links of every attached site. */
 struct bpfprobe_attachment;

@@ -7,7 +7,10 @@
  * registers and stack slots without any error, so a site is refused when
  * the build-id recorded at compile time differs from the target's, when the
  * target has none to compare, or when the symbol's address or size moved.
- * `force` attaches such sites anyway and says so for each one.
+ * `force` attaches such sites anyway and says so for each one, except a
+ * site past a function's entry in a binary that changed: only symbol+0 is
+ * known to start an instruction there, and a uprobe in the middle of one
+ * corrupts the process; `force_address` is needed too for such a site.
  *
  * Order: check every site (reporting every refusal), then attach all; on
  * the first attach failure everything attached so far is detached.
@@ -52,6 +55,7 @@ struct attach_ctx {
 	struct bpf_object *obj;
 	const struct bpfprobe_meta *meta;
 	bool force;
+	bool force_address;
 	bool dry_run;
 	pid_t pid;
 	struct binary *bins;
@@ -96,6 +100,7 @@ static int refuse(struct attach_ctx *c, const struct bpfprobe_site *site,
 
 #define FIX_BINARY "rebuild the BPF object against the current binary, or force the attach (bpfprobe-run --force, bpfprobe_attach_opts.force) and accept possibly wrong values"
 #define FIX_NO_ID "link the binary with -Wl,--build-id and rebuild the BPF object against it, or force the attach (bpfprobe-run --force, bpfprobe_attach_opts.force) and accept possibly wrong values"
+#define FIX_ADDRESS "rebuild the BPF object against the current binary, or, having checked that the address starts an instruction (objdump -d), force it too (bpfprobe-run --force --force-address, bpfprobe_attach_opts.force_address)"
 #define FIX_KERNEL "rebuild the BPF object against the running kernel's debug info, or force the attach (bpfprobe-run --force, bpfprobe_attach_opts.force) and accept possibly wrong values"
 
 /* ---- architecture ---- */
@@ -199,6 +204,7 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 	struct binary *b = get_binary(c, s->target);
 	struct bpfprobe_elf_sym syms[8], *sym = NULL;
 	char cwd[PATH_MAX];
+	bool changed = false; /* a forced check failed: the binary changed */
 	int n, err;
 
 	if (b->err == -ENOENT || b->err == -ENOTDIR) {
@@ -225,6 +231,7 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 				     b->path, s->build_id);
 			if (err)
 				return err;
+			changed = true;
 		} else if (b->build_id_err < 0) {
 			return refuse(c, s, false, NULL, -EBADMSG,
 				      "cannot read the build-id of %s: %s", b->path,
@@ -235,6 +242,7 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 				     s->build_id, b->path, b->build_id);
 			if (err)
 				return err;
+			changed = true;
 		}
 	}
 
@@ -267,6 +275,7 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 			     (unsigned long long)(sym->value + s->offset));
 		if (err)
 			return err;
+		changed = true;
 	}
 	if (s->has_symbol_size && sym->size != s->symbol_size) {
 		err = refuse(c, s, true, FIX_BINARY, -ESTALE,
@@ -275,6 +284,7 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 			     (unsigned long long)sym->size, b->path);
 		if (err)
 			return err;
+		changed = true;
 	}
 	if (sym->size && s->offset >= sym->size) {
 		err = refuse(c, s, true, FIX_BINARY, -ESTALE,
@@ -283,6 +293,21 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 			     (unsigned long long)sym->size, b->path);
 		if (err)
 			return err;
+		changed = true;
+	}
+	/*
+	 * No disassembler here: in a changed binary only the function's entry
+	 * is known to start an instruction.
+	 */
+	if (changed && s->offset) {
+		if (!c->force_address)
+			return refuse(c, s, false, FIX_ADDRESS, -ESTALE,
+				      "%s+%llu may be in the middle of an instruction in the changed binary %s (only %s+0 is known to start one), and a uprobe there would corrupt the process",
+				      s->symbol, (unsigned long long)s->offset, b->path,
+				      s->symbol);
+		pr_warn("warning: FORCED address of probe '%s' (%s): %s+%llu is not known to start an instruction in %s\n",
+			s->program, s->spec, s->symbol,
+			(unsigned long long)s->offset, b->path);
 	}
 	p->file_offset = sym->file_offset + s->offset;
 	return 0;
@@ -457,6 +482,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	if (!OPTS_VALID(opts, bpfprobe_attach_opts))
 		return fail(NULL, -EINVAL);
 	c.force = OPTS_GET(opts, force, false);
+	c.force_address = OPTS_GET(opts, force_address, false);
 	c.dry_run = OPTS_GET(opts, dry_run, false);
 	c.pid = OPTS_GET(opts, pid, 0);
 	if (!obj && !c.dry_run) {
