@@ -347,6 +347,8 @@ static int dump_metadata(const char *path)
 		if (s->has_symbol_size)
 			printf("  symbol_size=%llu\n", (unsigned long long)s->symbol_size);
 		dump_value("arch", s->arch);
+		printf("  kernel_machine=%u\n", s->kernel_machine);
+		printf("  compat=%d\n", s->compat);
 		dump_value("build_id", s->build_id);
 		dump_value("source", s->source);
 		dump_value("spec", s->spec);

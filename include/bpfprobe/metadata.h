@@ -37,6 +37,41 @@ extern "C" {
 #define BPFPROBE_KEY_ARG "arg"
 /** Present on default-body probes: the id in their ring-buffer records. */
 #define BPFPROBE_KEY_RECORD_ID "record_id"
+/**
+ * ELF e_machine (decimal) of the kernel the site runs under: the kernel whose
+ * struct pt_regs the prologue reads. What the runtime matches the running
+ * kernel against (BPFPROBE_KERNEL_ARCHES). Added within version 1: a reader
+ * that finds no such key falls back to looking `arch` up in the same table.
+ */
+#define BPFPROBE_KEY_KERNEL_MACHINE "kernel_machine"
+/** "1": the probed tasks run a 32-bit compat ABI under that 64-bit kernel
+ *  (arch ia32-compat, arm-compat); "0" otherwise. */
+#define BPFPROBE_KEY_COMPAT "compat"
+
+/** A kernel architecture, as writer and reader of the metadata name it. */
+struct bpfprobe_kernel_arch {
+	/** The ABI table's name for it (-fplugin-arg-bpfprobe-arch=, and
+	 *  the CompatOf of a compat table). */
+	const char *name;
+	/** ELF e_machine of its vmlinux (EM_*, include/uapi/linux/elf-em.h). */
+	unsigned short e_machine;
+	/** The uname(2) machine names of such a kernel: space-separated
+	 *  prefixes ("arm" covers armv7l); the longest matching one wins. */
+	const char *uname_prefixes;
+};
+
+/** Initializer of a struct bpfprobe_kernel_arch array: every kernel the
+ *  plugin's ABI tables describe, defined once for writer and reader. */
+#define BPFPROBE_KERNEL_ARCHES                                                 \
+	{ "x86_64", 62, "x86_64 amd64" },                                      \
+	{ "i386", 3, "i386 i486 i586 i686" },                                  \
+	{ "aarch64", 183, "aarch64 arm64" },                                   \
+	{ "arm", 40, "arm" },                                                  \
+	{ "riscv64", 243, "riscv64" },                                         \
+	{ "s390x", 22, "s390x" },                                              \
+	{ "powerpc64le", 21, "ppc64le" },                                      \
+	{ "mips64", 8, "mips64" },                                             \
+	{ "loongarch64", 258, "loongarch64" }
 
 /*
  * Default-body probes (BPF_PROBE_RECORD) send one record per hit to the

@@ -122,6 +122,14 @@ struct bpfprobe_site {
 	 * parameter name when the annotation gave only types (source cc).
 	 */
 	const char *const *arg_labels;
+	/**
+	 * ELF e_machine of the kernel the site runs under (metadata key
+	 * kernel_machine, or `arch` looked up in BPFPROBE_KERNEL_ARCHES for
+	 * older objects); 0 when neither says.
+	 */
+	unsigned short kernel_machine;
+	/** The probed tasks run a 32-bit compat ABI under that kernel. */
+	bool compat;
 };
 
 /** Parsed `.bpfprobe` section: a list of sites. */

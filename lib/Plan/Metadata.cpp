@@ -48,6 +48,15 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   if (Site.SymbolSize)
     Put(BPFPROBE_KEY_SYMBOL_SIZE, std::to_string(Site.SymbolSize));
   Put(BPFPROBE_KEY_ARCH, Site.Arch);
+  // The kernel the prologue's pt_regs belong to: the arch's own, or the
+  // 64-bit kernel of a compat table.
+  static const bpfprobe_kernel_arch KernelArches[] = {BPFPROBE_KERNEL_ARCHES};
+  StringRef Kernel = ABI.CompatOf ? ABI.CompatOf : ABI.Name;
+  for (const bpfprobe_kernel_arch &K : KernelArches)
+    if (Kernel == K.name) {
+      Put(BPFPROBE_KEY_KERNEL_MACHINE, std::to_string(K.e_machine));
+      Put(BPFPROBE_KEY_COMPAT, ABI.CompatOf ? "1" : "0");
+    }
   Put(BPFPROBE_KEY_BUILD_ID, Site.BuildId);
   Put(BPFPROBE_KEY_SOURCE, Site.Source);
   Put(BPFPROBE_KEY_SPEC, Site.Spec);

@@ -105,30 +105,22 @@ static int refuse(struct attach_ctx *c, const struct bpfprobe_site *site,
 
 /* ---- architecture ---- */
 
-static bool same_arch(const char *a, const char *b)
+/* Can the site's prologue read this kernel's pt_regs? "" when it can. */
+static const char *arch_mismatch(const struct bpfprobe_site *s,
+				 const char *machine, char *buf, size_t sz)
 {
-	static const char *const aliases[][3] = {
-		{ "x86_64", "amd64", "x86-64" },
-		{ "aarch64", "arm64", NULL },
-		{ "i386", "i686", "x86" },
-		{ "riscv64", "riscv", NULL },
-		{ "s390x", "s390", NULL },
-		{ "ppc64le", "powerpc64le", NULL },
-	};
+	const struct bpfprobe_kernel_arch *here = bpfprobe_kernel_arch_by_uname(machine);
 
-	if (!strcmp(a, b))
-		return true;
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
-		bool in_a = false, in_b = false;
-
-		for (int j = 0; j < 3 && aliases[i][j]; j++) {
-			in_a |= !strcmp(a, aliases[i][j]);
-			in_b |= !strcmp(b, aliases[i][j]);
-		}
-		if (in_a && in_b)
-			return true;
-	}
-	return false;
+	if (!s->kernel_machine)
+		snprintf(buf, sz, "it was built for '%s', an architecture this runtime does not know; use a bpfprobe runtime as new as the plugin that built the object",
+			 s->arch);
+	else if (!here || here->e_machine != s->kernel_machine)
+		snprintf(buf, sz, "it was built for %s%s (kernel ELF machine %u), this machine is %s",
+			 s->arch, s->compat ? " tasks under a 64-bit kernel" : "",
+			 s->kernel_machine, machine);
+	else
+		return "";
+	return buf;
 }
 
 /* ---- binaries ---- */
@@ -476,6 +468,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	struct attach_ctx c = { .obj = obj };
 	struct bpfprobe_attachment *att;
 	struct utsname un;
+	char why[512];
 	size_t n;
 	int first_err = 0, err;
 
@@ -535,10 +528,8 @@ bpfprobe_object__attach(struct bpf_object *obj,
 
 		p->site = s;
 		err = 0;
-		if (!same_arch(s->arch, un.machine)) {
-			err = refuse(&c, s, false, NULL, -ENOEXEC,
-				     "it was built for %s, this machine is %s",
-				     s->arch, un.machine);
+		if (*arch_mismatch(s, un.machine, why, sizeof(why))) {
+			err = refuse(&c, s, false, NULL, -ENOEXEC, "%s", why);
 		} else if (obj && !(p->prog = bpf_object__find_program_by_name(obj, s->program))) {
 			err = refuse(&c, s, false, NULL, -ENOENT,
 				     "program '%s' named by the .bpfprobe metadata is not in the BPF object '%s'",

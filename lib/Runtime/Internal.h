@@ -83,6 +83,13 @@ BPFPROBE_HIDDEN int bpfprobe_elf_section(struct bpfprobe_elf *elf,
 BPFPROBE_HIDDEN int bpfprobe_elf_get_build_id(struct bpfprobe_elf *elf,
 					      char *buf, size_t buf_sz);
 
+/** The kernel architecture (BPFPROBE_KERNEL_ARCHES) of an ABI table name,
+ *  or of a uname(2) machine (longest prefix); NULL if none. */
+BPFPROBE_HIDDEN const struct bpfprobe_kernel_arch *
+bpfprobe_kernel_arch_by_name(const char *name);
+BPFPROBE_HIDDEN const struct bpfprobe_kernel_arch *
+bpfprobe_kernel_arch_by_uname(const char *machine);
+
 /** Finds the build-id note in a raw note sequence (/sys/kernel/notes). */
 BPFPROBE_HIDDEN int bpfprobe_notes_build_id(const void *notes, size_t size,
 					    char *buf, size_t buf_sz);

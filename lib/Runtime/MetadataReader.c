@@ -196,9 +196,44 @@ static const char *make_label(struct bpfprobe_site *site, char *scratch,
 	return scratch;
 }
 
+/* ---- kernel architectures (BPFPROBE_KERNEL_ARCHES) ---- */
+
+static const struct bpfprobe_kernel_arch kernel_arches[] = { BPFPROBE_KERNEL_ARCHES };
+
+const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_name(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(kernel_arches) / sizeof(kernel_arches[0]); i++)
+		if (!strcmp(name, kernel_arches[i].name))
+			return &kernel_arches[i];
+	return NULL;
+}
+
+const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_uname(const char *machine)
+{
+	const struct bpfprobe_kernel_arch *best = NULL;
+	size_t best_len = 0;
+
+	for (size_t i = 0; i < sizeof(kernel_arches) / sizeof(kernel_arches[0]); i++) {
+		const char *p = kernel_arches[i].uname_prefixes;
+
+		while (*p) {
+			size_t n = strcspn(p, " ");
+
+			if (n > best_len && !strncmp(machine, p, n)) {
+				best = &kernel_arches[i];
+				best_len = n;
+			}
+			p += n;
+			p += strspn(p, " ");
+		}
+	}
+	return best;
+}
+
 enum {
 	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
-	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID, K_CNT
+	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID,
+	K_KERNEL_MACHINE, K_COMPAT, K_CNT
 };
 
 static const struct {
@@ -218,6 +253,8 @@ static const struct {
 	[K_SOURCE] = { BPFPROBE_KEY_SOURCE, true },
 	[K_SPEC] = { BPFPROBE_KEY_SPEC, true },
 	[K_RECORD_ID] = { BPFPROBE_KEY_RECORD_ID, false },
+	[K_KERNEL_MACHINE] = { BPFPROBE_KEY_KERNEL_MACHINE, false },
+	[K_COMPAT] = { BPFPROBE_KEY_COMPAT, false },
 };
 
 struct record_builder {
@@ -368,6 +405,27 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 				     &site->symbol_size)))
 			return err;
 		site->has_symbol_size = true;
+	}
+	if (v[K_KERNEL_MACHINE]) {
+		__u64 em;
+
+		if ((err = parse_u64(at(pos, rb, K_KERNEL_MACHINE), "kernel_machine",
+				     v[K_KERNEL_MACHINE], 10, &em)))
+			return err;
+		if (!em || em > 0xffff)
+			return corrupt(at(pos, rb, K_KERNEL_MACHINE), "'kernel_machine' %s is not an ELF e_machine",
+				       v[K_KERNEL_MACHINE]);
+		site->kernel_machine = (unsigned short)em;
+	} else {
+		const struct bpfprobe_kernel_arch *k = bpfprobe_kernel_arch_by_name(site->arch);
+
+		site->kernel_machine = k ? k->e_machine : 0;
+	}
+	if (v[K_COMPAT]) {
+		if (strcmp(v[K_COMPAT], "0") && strcmp(v[K_COMPAT], "1"))
+			return corrupt(at(pos, rb, K_COMPAT), "'compat' is '%s', expected 0 or 1",
+				       v[K_COMPAT]);
+		site->compat = !strcmp(v[K_COMPAT], "1");
 	}
 	if (v[K_RECORD_ID]) {
 		__u64 id;
