@@ -27,14 +27,22 @@ inc = os.path.join(config.bpfprobe_src_root, "include")
 multiarch = "/usr/include/%s-linux-gnu" % platform.machine()
 bpf_cflags = "-target bpf -I%s -I%s %s" % (inc, multiarch, config.libbpf_cflags.replace(";", " "))
 
-config.substitutions.append(("%clang_bpf", "%s %s -fplugin=%s" % (clang, bpf_cflags, config.bpfprobe_plugin)))
+# A sanitized plugin (-DBPFPROBE_SANITIZE=address...) needs the ASan runtime
+# first in the clang or opt that loads it; their own leaks are not ours.
+plugin_host_env = ""
+if getattr(config, "bpfprobe_asan_runtime", ""):
+    plugin_host_env = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 " % config.bpfprobe_asan_runtime
+    config.available_features.add("sanitized")
+config.substitutions.append(("%plugin_host_env", plugin_host_env))
+clang_plugin_host = plugin_host_env + clang
+config.substitutions.append(("%clang_bpf", "%s %s -fplugin=%s" % (clang_plugin_host, bpf_cflags, config.bpfprobe_plugin)))
 config.substitutions.append(("%bpf_cflags", bpf_cflags))
 config.substitutions.append(("%bpfprobe_plugin", config.bpfprobe_plugin))
 config.substitutions.append(("%clang_host", clang))
 config.substitutions.append(("%clang", clang))
 # The same libbpfprobe.so loads into opt: outside clang it is the pass alone.
-config.substitutions.append(("%opt_bpfprobe", "%s -load-pass-plugin=%s" % (
-    os.path.join(tools, "opt"), config.bpfprobe_plugin)))
+config.substitutions.append(("%opt_bpfprobe", "%s%s -load-pass-plugin=%s" % (
+    plugin_host_env, os.path.join(tools, "opt"), config.bpfprobe_plugin)))
 config.substitutions.append(("%gcc", config.gcc or "gcc"))
 config.substitutions.append(("%bpftool", config.bpftool or "bpftool"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
