@@ -474,7 +474,8 @@ int main(int Argc, char **Argv) {
 
   // Never destroyed: like clang's -disable-free, leave the DWARF of a
   // kernel image to the OS instead of freeing it object by object.
-  Resolver &R = *new Resolver(Opts, *ABI);
+  static Resolver *Kept = new Resolver(Opts, *ABI); // reachable: no leak
+  Resolver &R = *Kept;
   bool OK = true;
   for (const std::string &Spec : Opts.Specs)
     OK &= R.run(Spec);

@@ -1132,6 +1132,7 @@ int main(int argc, char **argv)
 	/* The metadata first: it says best what is wrong with an object. */
 	if (access(opt.obj_path, R_OK)) {
 		err_msg("cannot read %s: %s\n", opt.obj_path, strerror(errno));
+		free(pr);
 		return EXIT_USAGE;
 	}
 	meta = bpfprobe_meta__open_file(opt.obj_path);
