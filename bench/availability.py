@@ -56,10 +56,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
-# Pinned upstream sources: (Debian source package, orig tarball, sha256).
+# Pinned upstream sources: the Debian source package and version, its orig
+# tarball (the upstream release) and that tarball's sha256.
 PROGRAMS = {
     "zlib": {
         "source": "zlib",
+        "version": "1:1.2.13.dfsg-1",
         "orig": "zlib_1.2.13.dfsg.orig.tar.bz2",
         "sha256": "71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1",
         "dir": "zlib-1.2.13.dfsg",
@@ -74,6 +76,7 @@ PROGRAMS = {
     },
     "cjson": {
         "source": "cjson",
+        "version": "1.7.15-1+deb12u4",
         "orig": "cjson_1.7.15.orig.tar.gz",
         "sha256": "5308fd4bd90cef7aa060558514de6a1a4a0819974a26e6ed13973c5f624c24b2",
         "dir": "cJSON-1.7.15",
@@ -163,8 +166,13 @@ def fetch_sources(prog, srcdir):
         r = run(["apt-get"] + opts + ["update"])
         if r.returncode:
             sys.exit("apt-get update failed:\n" + r.stdout[-2000:])
-    r = run(["apt-get"] + opts + ["source", "--download-only", p["source"]],
-            cwd=srcdir)
+    # The pinned Debian version first (the security archive here serves no
+    # sources); any version whose orig tarball has the pinned sha256 will do.
+    for what in (p["source"] + "=" + p["version"], p["source"]):
+        r = run(["apt-get"] + opts + ["source", "--download-only", what],
+                cwd=srcdir)
+        if r.returncode == 0 and os.path.exists(tar):
+            break
     if r.returncode or not os.path.exists(tar):
         sys.exit("apt-get source %s failed:\n%s" % (p["source"], r.stdout[-2000:]))
     got = sha256(tar)
@@ -278,15 +286,54 @@ def parse_site(line):
     return name, sym, off, args
 
 
+X86_REGS = {"ax": "rax", "bx": "rbx", "cx": "rcx", "dx": "rdx", "si": "rsi",
+            "di": "rdi", "bp": "rbp", "sp": "rsp", "ip": "rip"}
+
+
+def plan_to_gdb(fetch):
+    """A fetch in kprobe_events syntax as a gdb expression of its value (an
+    unsigned 64-bit integer of the fetch's width), or None when it is not
+    of the subset this translates (registers, immediates, OFF(...)
+    dereferences, integer types)."""
+    body, _, typ = fetch.rpartition(":")
+    m = re.fullmatch(r"([usx])(8|16|32|64)", typ)
+    if not m:
+        return None
+    bits = int(m.group(2))
+
+    def tr(t):
+        r = re.fullmatch(r"%(\w+)", t)
+        if r:
+            reg = X86_REGS.get(r.group(1), r.group(1))
+            return "(unsigned long)$%s" % reg
+        r = re.fullmatch(r"\\(-?(?:0x[0-9a-fA-F]+|\d+))", t)
+        if r:
+            return "(unsigned long)%d" % (int(r.group(1), 0) & ((1 << 64) - 1))
+        r = re.fullmatch(r"([+-](?:0x[0-9a-fA-F]+|\d+))\((.*)\)", t)
+        if r:
+            inner = tr(r.group(2))
+            if inner is None:
+                return None
+            return "*(unsigned long *)(%s + (%d))" % (inner, int(r.group(1), 0))
+        return None
+
+    e = tr(body)
+    if e is None:
+        return None
+    return "(%s) & 0x%x" % (e, (1 << bits) - 1)
+
+
 def refusal_class(msg):
-    """The first words of a refusal, names and numbers taken out."""
+    """The reason of a refusal, its first words, names and numbers taken
+    out: "cannot fetch 'x' at f+0x12 (inlined g): its location uses
+    DW_OP_entry_value (...)" -> "its location uses DW_OP_entry_value"."""
     first = msg.splitlines()[0]
+    first = re.sub(r"^cannot fetch '[^']*'( at [^:]*)?: ", "", first)
+    first = re.sub(r"^'[^']*' is optimized out at [^:]*: ", "optimized out: ", first)
     first = re.sub(r"'[^']*'", "X", first)
-    first = re.sub(r"\"[^\"]*\"", "X", first)
     first = re.sub(r"0x[0-9a-fA-F]+|\d+", "N", first)
-    first = re.split(r"[;:(]", first)[0]
-    words = first.split()
-    return " ".join(words[:7])
+    first = re.split(r"[;(]", first)[0]
+    return " ".join(first.split()[:8])
 
 
 # ------------------------------------------------------------------ places
@@ -326,7 +373,7 @@ def spread(items, n):
     return [items[int(step * (k + 1))] for k in range(n)]
 
 
-def gdb_pass(binary, sites, cwd, tag, work):
+def gdb_pass(binary, sites, cwd, tag, work, novars=False):
     """Runs the driver once under gdb; returns {key: hit}."""
     inp = os.path.join(work, "gdb-%s.in.json" % tag)
     outp = os.path.join(work, "gdb-%s.out.json" % tag)
@@ -335,6 +382,10 @@ def gdb_pass(binary, sites, cwd, tag, work):
     os.makedirs(rundir)
     json.dump({"binary": binary, "args": ARGS[binary], "cwd": rundir,
                "env": ENV, "sites": sites, "out": outp}, open(inp, "w"))
+    if novars:
+        cfg = json.load(open(inp))
+        cfg["novars"] = True
+        json.dump(cfg, open(inp, "w"))
     env = dict(os.environ, AVAIL_GDB_IN=inp)
     r = run(["gdb", "-nx", "-batch", "-x", os.path.join(HERE, "availability_gdb.py")],
             env=env, timeout=600)
@@ -357,7 +408,7 @@ def choose_places(binary, cwd, work, tag, max_places):
         a, size = fns[f]
         places = [("entry", f), ("return", f)]
         inner = [x for x in rows if a < x < a + size]
-        for x in spread(inner, 2):
+        for x in spread(inner, 3):
             places.append(("offset", "%s+0x%x" % (f, x - a)))
         res = lines_out.get(base + f)
         rel, inl = [], []
@@ -369,22 +420,38 @@ def choose_places(binary, cwd, work, tag, max_places):
                 m = re.match(r"\s+-\s+(\S+):(\d+)", l)
                 if m:
                     inl.append("%s:%s" % (os.path.basename(m.group(1)), m.group(2)))
-        for n in spread(rel, 2):
+        for n in spread(rel, 3):
             places.append(("line", "%s:%d" % (f, n)))
-        for x in spread(inl, 1):
+        for x in spread(inl, 3):
             places.append(("inlined-line", x))
         per_fn[f] = places
-    # Round robin over functions, so a cap keeps every function's entry.
+    # A share of the places for each kind; within a kind, every function's
+    # first place before any function's second.
+    share = {"entry": 0.2, "return": 0.15, "offset": 0.25, "line": 0.25,
+             "inlined-line": 0.15}
+    pools = {}
+    for kind in share:
+        pool = []
+        for rank in range(4):
+            for f in hit:
+                mine = [p for k, p in per_fn[f] if k == kind]
+                if rank < len(mine):
+                    pool.append((kind, mine[rank], f))
+        pools[kind] = pool
     out, seen = [], set()
-    k = 0
-    while len(out) < max_places and any(len(v) > k for v in per_fn.values()):
-        for f in hit:
-            if k < len(per_fn[f]) and len(out) < max_places:
-                kind, place = per_fn[f][k]
-                if (kind, place) not in seen:
-                    seen.add((kind, place))
-                    out.append((kind, place, f))
-        k += 1
+    for kind, frac in share.items():
+        for item in spread(pools[kind], int(max_places * frac + 0.5)):
+            if item[:2] not in seen:
+                seen.add(item[:2])
+                out.append(item)
+    # What a kind could not use goes to the others.
+    for kind in share:
+        for item in pools[kind]:
+            if len(out) >= max_places:
+                break
+            if item[:2] not in seen:
+                seen.add(item[:2])
+                out.append(item)
     return out, fns
 
 
@@ -421,7 +488,9 @@ def live_run(binary, items, work, tag):
         rundir = os.path.join(work, "run-live-%s-%s" % (tag, name))
         shutil.rmtree(rundir, ignore_errors=True)
         os.makedirs(rundir)
-        r = run([RUN, "--json", "--no-printk", obj, "--", "env", "-i"] +
+        # The driver's own output goes to a file, not into the records.
+        r = run([RUN, "--json", "--no-printk", obj, "--", "sh", "-c",
+                 'exec "$@" > driver.out', "sh", "env", "-i"] +
                 ["%s=%s" % kv for kv in ENV.items()] +
                 ["setarch", "-R", binary] + ARGS[binary],
                 cwd=rundir, stderr=subprocess.PIPE, timeout=600)
@@ -434,7 +503,7 @@ def live_run(binary, items, work, tag):
                 ev = json.loads(l)
             except ValueError:
                 continue
-            if ev.get("type") != "record":
+            if not isinstance(ev, dict) or ev.get("type") != "record":
                 continue
             key = (name, ev["program"])
             if key in progs:
@@ -499,6 +568,8 @@ def as_int(v):
 def same(gdb_ent, bpf_val):
     size = gdb_ent.get("size", 8)
     mask = (1 << (8 * size)) - 1
+    if isinstance(gdb_ent, dict) and "value" not in gdb_ent:
+        return False
     try:
         b = as_int(bpf_val)
     except (ValueError, TypeError):
@@ -574,8 +645,30 @@ def measure(prog, compiler, args, work):
                 v["bpf"] = ("other-site", "; ".join(r[1]))
             else:
                 v["bpf"] = ("resolved", " ".join("%s" % x for x in plan.values()))
+                v["check"] = plan_to_gdb(list(plan.values())[0]) if len(plan) == 1 else None
         else:
             v["bpf"] = ("refused", r[1])
+    # bpfprobe's plans evaluated by gdb at gdb's first hit of each site.
+    checks = collections.defaultdict(list)
+    for n, v in enumerate(values):
+        if v.get("check"):
+            v["check_id"] = str(n)
+            checks[("r%d" if v["kind"] == "return" else "%d") % v["addr"]].append(
+                {"id": str(n), "expr": v["check"]})
+    if checks:
+        csites = [dict(gsites[k], checks=c) for k, c in checks.items()]
+        log("[%s] gdb: %d plans checked at %d sites" % (tag, sum(map(len, checks.values())), len(csites)))
+        # The plan and gdb's own value are compared within this one run
+        # (stack garbage differs from run to run).
+        chits = gdb_pass(binary, csites, src, tag + "-plans", work)
+        for v in values:
+            if "check_id" in v:
+                h = chits.get(("r%d" if v["kind"] == "return" else "%d") % v["addr"], {})
+                v["plan_in_gdb"] = h.get("checks", {}).get(v["check_id"])
+                ents = [h.get("ret", {})] if v["kind"] == "return" else h.get("vars", [])
+                g2 = next((e for e in ents if e.get("expr", "$retval") == v["expr"]), None)
+                if g2 and g2.get("state") == "value":
+                    v["gdb2"] = g2
     # Live values.
     live_fail = []
     if not args.no_live:
@@ -616,28 +709,52 @@ def summarize(m):
     refused = collections.Counter(refusal_class(v["bpf"][1]) for v in shows
                                   if v["bpf"][0] == "refused")
     other = [v for v in shows if v["bpf"][0] == "other-site"]
-    wrong, match, nolive = [], 0, collections.Counter()
+    wrong, match, nolive, rundep = [], 0, collections.Counter(), []
+    plan_checked = plan_agree = 0
+    varies = []
     for v in fetched:
+        pg = v.get("plan_in_gdb")
+        plan_ok = None
+        if isinstance(pg, int):
+            plan_checked += 1
+            plan_ok = same(v.get("gdb2", v["gdb"]), pg)
+            plan_agree += plan_ok
+        if "gdb2" in v and not same(v["gdb"], v["gdb2"]["value"]):
+            varies.append(v)  # gdb itself sees another value in the 2nd run
         lv = v.get("live")
+        live_ok = None
         if lv is None:
             nolive["not run"] += 1
         elif lv[0] != "value":
             nolive[lv[0]] += 1
         elif lv[1] is None:
             nolive["fault"] += 1
-        elif same(v["gdb"], lv[1]):
-            match += 1
         else:
+            live_ok = same(v["gdb"], lv[1])
+            match += live_ok
+        if plan_ok is False or (live_ok is False and plan_ok is None):
             wrong.append(v)
+        elif live_ok is False:
+            rundep.append(v)
     suspicious = [v for v in opt if v["bpf"][0] == "resolved"]
+    by_kind = collections.OrderedDict()
+    for kind in ("entry", "offset", "line", "inlined-line", "return"):
+        k_shows = [v for v in shows if v["kind"] == kind]
+        by_kind[kind] = [len(k_shows), sum(1 for v in k_shows if v["bpf"][0] == "resolved"),
+                         len({v["addr"] for v in m["values"] if v["kind"] == kind})]
+    synthetic = [v for v in m["values"] if v["gdb"]["state"] == "synthetic pointer"]
     return {"gdb_shows": len(shows), "fetched": len(fetched),
             "availability": 100.0 * len(fetched) / len(shows) if shows else 0.0,
             "refused_by_class": dict(refused.most_common()),
             "resolved_elsewhere": len(other),
             "live_match": match, "live_not_compared": dict(nolive),
+            "plan_checked": plan_checked, "plan_agree": plan_agree,
+            "live_differs_plan_agrees": rundep,
+            "gdb_runs_differ": varies,
             "wrong": wrong, "gdb_optimized_out": len(opt),
             "optimized_out_but_fetched": suspicious,
             "optimized_out_refused": len(opt) - len(suspicious),
+            "by_kind": by_kind, "synthetic_pointers": len(synthetic),
             "aggregates": len(aggr),
             "aggregates_fetched": sum(1 for v in aggr if v["bpf"][0] == "resolved"),
             "places": len(m["places"]),
@@ -646,12 +763,12 @@ def summarize(m):
 
 def describe(v):
     g = v["gdb"]
-    return "%s %s @0x%x (%s%s) %s: gdb %s%s, bpfprobe %s [%s]" % (
+    return "%s %s @0x%x (%s%s) %s: gdb %s%s, live %s, plan in gdb %s [%s]" % (
         v["kind"], v["place"], v["addr"], v.get("function"),
         ", inlined" if v.get("inline") else "", v["expr"],
         g.get("value", g.get("state")),
         " (0x%x)" % g["value"] if isinstance(g.get("value"), int) else "",
-        v.get("live", ("-",))[-1], v["bpf"][1])
+        v.get("live", ("-",))[-1], v.get("plan_in_gdb"), v["bpf"][1])
 
 
 def main():
@@ -724,6 +841,11 @@ def main():
         "total", tot["places"], tot["sites_hit"], tot["gdb_shows"], tot["fetched"],
         100.0 * tot["fetched"] / max(1, tot["gdb_shows"]), tot["live_match"], tot["wrong"],
         tot["gdb_optimized_out"], tot["opt_fetched"]))
+    print("\nby place kind: gdb-shows/fetched (sites hit)")
+    print("%-14s" % "program" + "".join("%18s" % k for k in summaries[0]["by_kind"]))
+    for m, s in zip(results, summaries):
+        print("%-14s" % ("%s/%s" % (m["program"], m["compiler"])) + "".join(
+            "%18s" % ("%d/%d (%d)" % tuple(x)) for x in s["by_kind"].values()))
     for m, s in zip(results, summaries):
         print("\n%s/%s: refused while gdb shows a value, by class:" % (m["program"], m["compiler"]))
         for c, n in s["refused_by_class"].items():
@@ -734,8 +856,19 @@ def main():
             print("  fetched but not compared live: %s" % s["live_not_compared"])
         print("  aggregates gdb shows: %d (bpfprobe resolved %d; not counted above)" %
               (s["aggregates"], s["aggregates_fetched"]))
+        if s["synthetic_pointers"]:
+            print("  implicit pointers (gdb: <synthetic pointer>, not counted; what they "
+                  "point at is, as *p): %d" % s["synthetic_pointers"])
         for v in s["wrong"]:
             print("  WRONG: " + describe(v))
+        print("  plans evaluated by gdb at its stop: %d, equal to gdb's value: %d" %
+              (s["plan_checked"], s["plan_agree"]))
+        for v in s["live_differs_plan_agrees"]:
+            print("  live value differs, but the plan read in gdb gives gdb's value "
+                  "(memory differs between the runs): " + describe(v))
+        if s["gdb_runs_differ"]:
+            print("  values gdb itself shows differently in two runs (uninitialized): %s" %
+                  ", ".join("%s %s" % (v["place"], v["expr"]) for v in s["gdb_runs_differ"]))
         for v in s["optimized_out_but_fetched"]:
             print("  gdb <optimized out>, bpfprobe fetched: " + describe(v))
         for f in m["live_failures"]:

@@ -11,7 +11,9 @@
 # "optimized out", and for a pointer to a struct, a struct or an array the
 # first scalar members or element. For a "ret" site (a return probe's entry
 # address) it records the value the function returns, from a
-# FinishBreakpoint (what `finish` prints). Writes {"hits": {ADDR: ...}} to
+# FinishBreakpoint (what `finish` prints). A site may carry "checks":
+# gdb expressions evaluated at that first hit (at a return: when it
+# returns), results under "checks". Writes {"hits": {ADDR: ...}} to
 # "out". Values: integers as Python ints (pointers unsigned), floats as the
 # integer of their bytes.
 
@@ -63,7 +65,17 @@ def record(out, expr, kind_of_var, getter, t):
             out.append(ent)
             return None
         val.fetch_lazy()
-        s = scalar(val, t.strip_typedefs())
+        st = t.strip_typedefs()
+        if st.code == gdb.TYPE_CODE_PTR and \
+                "<synthetic pointer>" in val.format_string():
+            # DW_OP_implicit_pointer: gdb shows what it points at, not it.
+            ent["state"] = "synthetic pointer"
+            out.append(ent)
+            if is_scalar_type(st.target().strip_typedefs()):
+                record(out, "*" + expr, kind_of_var,
+                       lambda: val.dereference(), st.target())
+            return None
+        s = scalar(val, st)
         if s is None:
             ent["state"] = "aggregate"
         else:
@@ -142,13 +154,27 @@ def frame_vars(frame):
     return out
 
 
+def run_checks(h, checks):
+    """Evaluates each check's gdb expression (bpfprobe's fetch plan
+    translated) as an unsigned 64-bit integer."""
+    out = h.setdefault("checks", {})
+    for c in checks:
+        try:
+            v = gdb.parse_and_eval("(unsigned long)(%s)" % c["expr"])
+            out[c["id"]] = int(v)
+        except gdb.error as e:
+            out[c["id"]] = "error: %s" % e
+
+
 class Ret(gdb.FinishBreakpoint):
-    def __init__(self, frame, key):
+    def __init__(self, frame, key, checks):
         super().__init__(frame, internal=True)
         self.key = key
+        self.checks = checks
 
     def stop(self):
         h = HITS[self.key]
+        run_checks(h, self.checks)
         rv = self.return_value
         if rv is None:
             h["ret"] = {"state": "none"}
@@ -163,10 +189,11 @@ class Ret(gdb.FinishBreakpoint):
 
 
 class Site(gdb.Breakpoint):
-    def __init__(self, key, runaddr, ret):
+    def __init__(self, key, runaddr, ret, checks):
         super().__init__("*0x%x" % runaddr, internal=True)
         self.key = key
         self.ret = ret
+        self.checks = checks
 
     def stop(self):
         if self.key in HITS:
@@ -178,11 +205,13 @@ class Site(gdb.Breakpoint):
         HITS[self.key] = h
         if self.ret:
             try:
-                Ret(gdb.newest_frame(), self.key)
+                Ret(gdb.newest_frame(), self.key, self.checks)
             except (gdb.error, ValueError, RuntimeError) as e:
                 h["ret"] = {"state": "error", "error": str(e)}
         else:
-            h["vars"] = frame_vars(frame)
+            if "novars" not in CFG:
+                h["vars"] = frame_vars(frame)
+            run_checks(h, self.checks)
         self.enabled = False  # the first hit is the one compared
         return False
 
@@ -222,7 +251,7 @@ def main():
         base = 0
     for s in CFG["sites"]:
         Site(str(s.get("key", s["addr"])), s["addr"] + base,
-             s.get("ret", False))
+             s.get("ret", False), s.get("checks", []))
     gdb.execute("continue", to_string=True)
     # The program may stop for a signal; keep going a bounded number of times.
     for _ in range(20):
