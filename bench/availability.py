@@ -243,7 +243,14 @@ def split_output(specs, lines, mode):
         while i < len(lines) and lines[i].startswith(("warning:", "note:")):
             warn.append(lines[i])
             i += 1
-        if mode == "--vars":
+        if mode == "--lines":
+            if i < len(lines) and lines[i].startswith("<"):
+                got.append(lines[i])
+                i += 1
+                while i < len(lines) and not lines[i].startswith(("<", "error: ")):
+                    got.append(lines[i])
+                    i += 1
+        elif mode == "--vars":
             while i < len(lines) and (lines[i].startswith("Variables at ") or
                                       lines[i].startswith("  ")):
                 got.append(lines[i])
@@ -327,6 +334,8 @@ def refusal_class(msg):
     """The reason of a refusal, its first words, names and numbers taken
     out: "cannot fetch 'x' at f+0x12 (inlined g): its location uses
     DW_OP_entry_value (...)" -> "its location uses DW_OP_entry_value"."""
+    if msg.startswith("place: "):
+        return "place: " + refusal_class(msg[7:])
     first = msg.splitlines()[0]
     first = re.sub(r"^cannot fetch '[^']*'( at [^:]*)?: ", "", first)
     first = re.sub(r"^'[^']*' is optimized out at [^:]*: ", "optimized out: ", first)
@@ -352,6 +361,20 @@ def functions(binary):
             if size:
                 fns[name] = (int(parts[0], 16), size)
     return fns
+
+
+SYMS = {}
+
+
+def all_symbols(binary):
+    """{name: address} of every function symbol, clones included."""
+    r = run(["nm", "--defined-only", binary])
+    out = {}
+    for l in r.stdout.splitlines():
+        parts = l.split()
+        if len(parts) == 3 and parts[1] in "tT":
+            out[parts[2]] = int(parts[0], 16)
+    return out
 
 
 def line_rows(binary):
@@ -391,14 +414,16 @@ def gdb_pass(binary, sites, cwd, tag, work, novars=False):
             env=env, timeout=600)
     if not os.path.exists(outp):
         sys.exit("gdb run failed:\n" + r.stdout[-3000:])
-    return json.load(open(outp))["hits"]
+    return json.load(open(outp))
 
 
 def choose_places(binary, cwd, work, tag, max_places):
     """Places in functions the driver runs: [(kind, place, fn)]."""
     fns = functions(binary)
+    SYMS.clear()
+    SYMS.update(all_symbols(binary))
     hits = gdb_pass(binary, [{"key": n, "addr": a} for n, (a, _) in fns.items()],
-                    cwd, tag + "-entries", work)
+                    cwd, tag + "-entries", work)["hits"]
     hit = sorted(n for n in fns if n in hits)
     rows = line_rows(binary)
     base = "uprobe/%s:" % binary
@@ -406,24 +431,29 @@ def choose_places(binary, cwd, work, tag, max_places):
     lines_out = resolve_batch([base + f for f in hit], "--lines")
     for f in hit:
         a, size = fns[f]
-        places = [("entry", f), ("return", f)]
+        places = [("entry", f, None), ("return", f, None)]
         inner = [x for x in rows if a < x < a + size]
         for x in spread(inner, 3):
-            places.append(("offset", "%s+0x%x" % (f, x - a)))
+            places.append(("offset", "%s+0x%x" % (f, x - a), None))
         res = lines_out.get(base + f)
         rel, inl = [], []
+        decl_file = None
         if res and res[0] == "ok":
             for l in res[1]:
-                m = re.match(r"\s+(\d+)\s+(\d+)\s", l + " ")
+                m = re.match(r"<[^@]*@(.*):\d+>$", l)
+                if m:
+                    decl_file = os.path.basename(m.group(1))
+                m = re.match(r"\s+(\d+)\s+(\d+)(\s|$)", l)
                 if m and int(m.group(1)) > 0:
-                    rel.append(int(m.group(1)))
+                    rel.append((int(m.group(1)), int(m.group(2))))
                 m = re.match(r"\s+-\s+(\S+):(\d+)", l)
                 if m:
                     inl.append("%s:%s" % (os.path.basename(m.group(1)), m.group(2)))
-        for n in spread(rel, 3):
-            places.append(("line", "%s:%d" % (f, n)))
+        for n, absl in spread(rel, 3):
+            if decl_file:
+                places.append(("line", "%s:%d" % (f, n), "%s:%d" % (decl_file, absl)))
         for x in spread(inl, 3):
-            places.append(("inlined-line", x))
+            places.append(("inlined-line", x, x))
         per_fn[f] = places
     # A share of the places for each kind; within a kind, every function's
     # first place before any function's second.
@@ -434,9 +464,9 @@ def choose_places(binary, cwd, work, tag, max_places):
         pool = []
         for rank in range(4):
             for f in hit:
-                mine = [p for k, p in per_fn[f] if k == kind]
+                mine = [(p, ls) for k, p, ls in per_fn[f] if k == kind]
                 if rank < len(mine):
-                    pool.append((kind, mine[rank], f))
+                    pool.append((kind, mine[rank][0], f, mine[rank][1]))
         pools[kind] = pool
     out, seen = [], set()
     for kind, frac in share.items():
@@ -577,6 +607,15 @@ def same(gdb_ent, bpf_val):
     return (b & mask) == (gdb_ent["value"] & mask)
 
 
+def gkey(kind, place, addr):
+    """The key of gdb's first hit of a site."""
+    if kind == "return":
+        return "r%d" % addr
+    if kind in ("line", "inlined-line"):
+        return "L:%s@%d" % (place, addr)
+    return "%d" % addr
+
+
 def measure(prog, compiler, args, work):
     tag = "%s-%s" % (prog, compiler)
     t0 = time.time()
@@ -586,58 +625,94 @@ def measure(prog, compiler, args, work):
     base = lambda kind: "%s/%s:" % ("uretprobe" if kind == "return" else "uprobe", binary)
     # Sites of each place: its addresses, from --vars (one block per site).
     spec_of = {}
-    for kind, place, f in places:
+    linespec = {}
+    for kind, place, f, ls in places:
+        if ls:
+            linespec[(kind, place)] = ls
         if kind != "return":
             spec_of[base(kind) + place] = (kind, place, f)
     vres = resolve_batch(list(spec_of), "--vars")
     sites = {}  # (kind, place) -> [address]
     place_err = {}
-    for s, (kind, place, f) in spec_of.items():
-        r = vres.get(s)
+    for s_, (kind, place, f) in spec_of.items():
+        r = vres.get(s_)
         if not r or r[0] != "ok":
             place_err[(kind, place)] = r[1] if r else "no answer"
+            sites[(kind, place)] = []
             continue
         sites[(kind, place)] = [int(m.group(1), 16) for m in
                                 (re.search(r"\((0x[0-9a-f]+)\):$", l) for l in r[1]
                                  if l.startswith("Variables at ")) if m]
-    for kind, place, f in places:
+    for kind, place, f, ls in places:
         if kind == "return":
             sites[(kind, place)] = [fns[f][0]]
+    # gdb: a breakpoint at each site's address; for a line, gdb's own
+    # `break FILE:LINE` (its locations, and the frame it selects there).
     gsites = {}
     for (kind, place), addrs in sites.items():
+        if (kind, place) in linespec:
+            gsites["L:" + place] = {"key": "L:" + place, "linespec": linespec[(kind, place)]}
+            continue
         for a in addrs:
-            key = ("r%d" if kind == "return" else "%d") % a
+            key = gkey(kind, place, a)
             gsites[key] = {"key": key, "addr": a, "ret": kind == "return"}
     log("[%s] %d places, %d sites; gdb" % (tag, len(places), len(gsites)))
-    hits = gdb_pass(binary, list(gsites.values()), src, tag, work)
-    # Values gdb saw at each site, and what to ask bpfprobe.
-    values = []  # dicts: kind, place, addr, expr, gdb entry
+    g = gdb_pass(binary, list(gsites.values()), src, tag, work)
+    hits, locs = g["hits"], g["locations"]
+    fn_of = dict((k[:2], k[2]) for k in places)
+    placement = {"gdb_only": [], "bpf_only": []}
+    values = []  # dicts: kind, place, addr, expr, gdb entry, bpf answer
     for (kind, place), addrs in sites.items():
-        for a in addrs:
-            h = hits.get(("r%d" if kind == "return" else "%d") % a)
+        at = list(addrs)
+        no_site = set()
+        if (kind, place) in linespec:
+            # Where gdb stopped for this line but bpfprobe has no site:
+            # its values count as refused (placement). For a relative line
+            # (FUNC:N) only gdb's locations inside FUNC are its places.
+            lo, size = fns[fn_of[(kind, place)]]
+            for k in hits:
+                if k.startswith("L:%s@" % place):
+                    pc = int(k.rsplit("@", 1)[1])
+                    if pc not in addrs and (kind == "inlined-line" or lo <= pc < lo + size):
+                        no_site.add(pc)
+                        at.append(pc)
+            placement["gdb_only"] += ["%s 0x%x" % (place, pc) for pc in sorted(no_site)]
+            placement["bpf_only"] += ["%s 0x%x" % (place, a) for a in addrs
+                                      if a not in locs.get("L:" + place, [])]
+        for a in at:
+            h = hits.get(gkey(kind, place, a))
             if not h:
                 continue
             ents = [h.get("ret", {"state": "none"})] if kind == "return" else h.get("vars", [])
             for e in ents:
-                if e.get("state") in ("value", "optimized out", "aggregate"):
-                    values.append({"kind": kind, "place": place, "addr": a,
-                                   "expr": e.get("expr", "$retval"), "gdb": e,
-                                   "function": h.get("function"),
-                                   "inline": h.get("inline")})
-    specs = sorted({base(v["kind"]) + "%s(%s)" % (v["place"], v["expr"]) for v in values})
+                if e.get("state") in ("value", "optimized out", "aggregate",
+                                      "synthetic pointer"):
+                    v = {"kind": kind, "place": place, "addr": a,
+                         "expr": e.get("expr", "$retval"), "gdb": e,
+                         "function": h.get("function"), "inline": h.get("inline")}
+                    if (kind, place) in place_err:
+                        v["bpf"] = ("refused", "place: " + place_err[(kind, place)])
+                    elif a in no_site:
+                        v["bpf"] = ("refused", "place: no site at this address "
+                                    "(gdb's break puts a location here)")
+                    values.append(v)
+    specs = sorted({base(v["kind"]) + "%s(%s)" % (v["place"], v["expr"]) for v in values
+                    if "bpf" not in v})
     log("[%s] %d values at %d hit sites; resolving %d specs" %
         (tag, len(values), len({(v['kind'], v['addr']) for v in values}), len(specs)))
     res = {}
     for c in range(0, len(specs), 200):
         res.update(resolve_batch(specs[c:c + 200]))
     for v in values:
-        s = base(v["kind"]) + "%s(%s)" % (v["place"], v["expr"])
-        r = res.get(s, ("error", "no answer"))
+        if "bpf" in v:
+            continue
+        s_ = base(v["kind"]) + "%s(%s)" % (v["place"], v["expr"])
+        r = res.get(s_, ("error", "no answer"))
         if r[0] == "ok":
             plan = None
             for l in r[1]:
                 name, sym, off, fetch = parse_site(l)
-                if fns.get(sym, (None,))[0] is not None and fns[sym][0] + off == v["addr"] \
+                if SYMS.get(sym) is not None and SYMS[sym] + off == v["addr"] \
                         or (v["kind"] == "return"):
                     plan = fetch
                     break
@@ -653,23 +728,28 @@ def measure(prog, compiler, args, work):
     for n, v in enumerate(values):
         if v.get("check"):
             v["check_id"] = str(n)
-            checks[("r%d" if v["kind"] == "return" else "%d") % v["addr"]].append(
-                {"id": str(n), "expr": v["check"]})
+            if (v["kind"], v["place"]) in linespec:
+                checks["L:" + v["place"]].append({"id": str(n), "expr": v["check"],
+                                                  "pc": v["addr"]})
+            else:
+                checks[gkey(v["kind"], v["place"], v["addr"])].append(
+                    {"id": str(n), "expr": v["check"]})
     if checks:
         csites = [dict(gsites[k], checks=c) for k, c in checks.items()]
         log("[%s] gdb: %d plans checked at %d sites" % (tag, sum(map(len, checks.values())), len(csites)))
         # The plan and gdb's own value are compared within this one run
         # (stack garbage differs from run to run).
-        chits = gdb_pass(binary, csites, src, tag + "-plans", work)
+        chits = gdb_pass(binary, csites, src, tag + "-plans", work)["hits"]
         for v in values:
             if "check_id" in v:
-                h = chits.get(("r%d" if v["kind"] == "return" else "%d") % v["addr"], {})
+                h = chits.get(gkey(v["kind"], v["place"], v["addr"]), {})
                 v["plan_in_gdb"] = h.get("checks", {}).get(v["check_id"])
                 ents = [h.get("ret", {})] if v["kind"] == "return" else h.get("vars", [])
                 g2 = next((e for e in ents if e.get("expr", "$retval") == v["expr"]), None)
                 if g2 and g2.get("state") == "value":
                     v["gdb2"] = g2
     # Live values.
+    sites_hit = {(v["kind"], v["addr"]) for v in values}
     live_fail = []
     if not args.no_live:
         items = collections.OrderedDict()
@@ -697,8 +777,20 @@ def measure(prog, compiler, args, work):
             v["live"] = val
     log("[%s] done in %.0f s" % (tag, time.time() - t0))
     return {"program": prog, "compiler": compiler, "binary": binary,
+            "placement": placement, "syms": dict(SYMS),
             "places": places, "place_errors": {"%s %s" % k: e for k, e in place_err.items()},
             "values": values, "live_failures": live_fail}
+
+
+def refusal_class_at(v, syms):
+    """refusal_class, and whether the refusal names another site than the
+    one gdb stopped at (a line's other inlined copy)."""
+    msg = v["bpf"][1]
+    c = refusal_class(msg)
+    m = re.search(r" at ([\w.]+)\+0x([0-9a-f]+)", msg.splitlines()[0])
+    if m and m.group(1) in syms and syms[m.group(1)] + int(m.group(2), 16) != v["addr"]:
+        c = "[about another site] " + c
+    return c
 
 
 def summarize(m):
@@ -706,7 +798,7 @@ def summarize(m):
     opt = [v for v in m["values"] if v["gdb"]["state"] == "optimized out"]
     aggr = [v for v in m["values"] if v["gdb"]["state"] == "aggregate"]
     fetched = [v for v in shows if v["bpf"][0] == "resolved"]
-    refused = collections.Counter(refusal_class(v["bpf"][1]) for v in shows
+    refused = collections.Counter(refusal_class_at(v, m["syms"]) for v in shows
                                   if v["bpf"][0] == "refused")
     other = [v for v in shows if v["bpf"][0] == "other-site"]
     wrong, match, nolive, rundep = [], 0, collections.Counter(), []
@@ -758,6 +850,8 @@ def summarize(m):
             "aggregates": len(aggr),
             "aggregates_fetched": sum(1 for v in aggr if v["bpf"][0] == "resolved"),
             "places": len(m["places"]),
+            "placement_gdb_only": len(m["placement"]["gdb_only"]),
+            "placement_bpf_only": len(m["placement"]["bpf_only"]),
             "sites_hit": len({(v["kind"], v["addr"]) for v in m["values"]})}
 
 
@@ -841,6 +935,11 @@ def main():
         "total", tot["places"], tot["sites_hit"], tot["gdb_shows"], tot["fetched"],
         100.0 * tot["fetched"] / max(1, tot["gdb_shows"]), tot["live_match"], tot["wrong"],
         tot["gdb_optimized_out"], tot["opt_fetched"]))
+    print("\nline placement: sites where gdb's `break FILE:LINE` stops and bpfprobe has "
+          "none / bpfprobe sites where gdb puts no location")
+    for m, s in zip(results, summaries):
+        print("  %-14s %d / %d" % ("%s/%s" % (m["program"], m["compiler"]),
+                                    s["placement_gdb_only"], s["placement_bpf_only"]))
     print("\nby place kind: gdb-shows/fetched (sites hit)")
     print("%-14s" % "program" + "".join("%18s" % k for k in summaries[0]["by_kind"]))
     for m, s in zip(results, summaries):

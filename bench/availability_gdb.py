@@ -15,7 +15,10 @@
 # gdb expressions evaluated at that first hit (at a return: when it
 # returns), results under "checks". Writes {"hits": {ADDR: ...}} to
 # "out". Values: integers as Python ints (pointers unsigned), floats as the
-# integer of their bytes.
+# integer of their bytes. A site may instead be {"key": K, "linespec":
+# "FILE:LINE"}: a breakpoint where gdb's `break FILE:LINE` puts it; each of
+# its locations' first hit is recorded under "K@ADDR", and every location's
+# address under "locations": {K: [ADDR...]}.
 
 import json
 import os
@@ -26,6 +29,8 @@ import gdb
 
 CFG = json.load(open(os.environ["AVAIL_GDB_IN"]))
 HITS = {}
+LOCS = {}
+BASE = 0
 MEMBERS = 3
 
 
@@ -109,14 +114,44 @@ def members(out, base_expr, sep, val, t, kind_of_var):
                lambda: val[name], f.type)
 
 
-def frame_vars(frame):
-    out = []
+def scope_blocks(frame, line=None):
+    """The blocks whose variables are visible at the frame's pc: from the
+    innermost block (inlined callees included: gdb hides the frame of an
+    inlined function at its first instruction, bpfprobe does not) up to
+    its function. For a line place (line = (file, N)), the scope is the
+    function the line is in: the innermost function block of that file
+    declared at or before N, and its blocks that hold the pc."""
     try:
-        block = frame.block()
+        block = gdb.block_for_pc(frame.pc())
     except RuntimeError:
-        return out
+        return []
+    chain = []
+    while block is not None and not (block.is_global or block.is_static):
+        chain.append(block)
+        block = block.superblock
+    fn_idx = [i for i, b in enumerate(chain) if b.function is not None]
+    if not fn_idx:
+        return chain
+    top = fn_idx[0]
+    if line:
+        best = None
+        for i in fn_idx:
+            f = chain[i].function
+            if f.symtab and os.path.basename(f.symtab.filename) == line[0] \
+                    and f.line <= line[1] and (best is None or f.line > chain[best].function.line):
+                best = i
+        if best is not None:
+            top = best
+    below = [i for i in fn_idx if i < top]
+    first = below[-1] + 1 if below else 0
+    return chain[first:top + 1]
+
+
+def frame_vars(frame, line=None):
+    out = []
+    blocks = scope_blocks(frame, line)
     seen = set()
-    while block is not None:
+    for block in blocks:
         for sym in block:
             if not (sym.is_argument or sym.is_variable):
                 continue
@@ -148,9 +183,6 @@ def frame_vars(frame):
                                lambda val=val: val[0], et)
             except gdb.error:
                 pass
-        if block.function is not None:
-            break  # the function's (or inlined copy's) outermost block
-        block = block.superblock
     return out
 
 
@@ -189,30 +221,51 @@ class Ret(gdb.FinishBreakpoint):
 
 
 class Site(gdb.Breakpoint):
-    def __init__(self, key, runaddr, ret, checks):
-        super().__init__("*0x%x" % runaddr, internal=True)
+    """A breakpoint at one address ("*0x..."), or at a linespec (FILE:LINE,
+    every location gdb gives it; each location's first hit is recorded
+    under KEY@ADDRESS and the frame is the one gdb selects for a line
+    breakpoint: the function the line is in, inlined or not)."""
+
+    def __init__(self, key, spec, ret, checks, linespec, line=None):
+        super().__init__(spec, internal=True)
+        self.line = line
         self.key = key
         self.ret = ret
         self.checks = checks
+        self.linespec = linespec
+        if linespec:
+            LOCS[key] = [loc.address - BASE for loc in self.locations]
 
     def stop(self):
-        if self.key in HITS:
-            return False
         frame = gdb.selected_frame()
-        fn = frame.function()
-        h = {"function": fn.name if fn else None,
-             "inline": frame.type() == gdb.INLINE_FRAME}
-        HITS[self.key] = h
+        pc = frame.pc() - BASE
+        key = "%s@%d" % (self.key, pc) if self.linespec else self.key
+        if key in HITS:
+            return False
+        blocks = [] if self.ret else scope_blocks(frame, self.line)
+        fb = blocks[-1] if blocks else None
+        h = {"function": fb.function.name if fb is not None and fb.function else
+             (frame.function().name if frame.function() else None),
+             "inline": bool(fb is not None and fb.superblock is not None and
+                            not (fb.superblock.is_static or fb.superblock.is_global))}
+        HITS[key] = h
+        checks = [c for c in self.checks if c.get("pc", pc) == pc]
         if self.ret:
             try:
-                Ret(gdb.newest_frame(), self.key, self.checks)
+                Ret(gdb.newest_frame(), key, checks)
             except (gdb.error, ValueError, RuntimeError) as e:
                 h["ret"] = {"state": "error", "error": str(e)}
         else:
             if "novars" not in CFG:
-                h["vars"] = frame_vars(frame)
-            run_checks(h, self.checks)
-        self.enabled = False  # the first hit is the one compared
+                h["vars"] = frame_vars(frame, self.line)
+            run_checks(h, checks)
+        # The first hit is the one compared.
+        if self.linespec:
+            for loc in self.locations:
+                if loc.address == frame.pc():
+                    loc.enabled = False
+        else:
+            self.enabled = False
         return False
 
 
@@ -249,9 +302,16 @@ def main():
     pie = int.from_bytes(hdr[16:18], "little") == 3
     if not pie:
         base = 0
+    global BASE
+    BASE = base
     for s in CFG["sites"]:
-        Site(str(s.get("key", s["addr"])), s["addr"] + base,
-             s.get("ret", False), s.get("checks", []))
+        if "linespec" in s:
+            f, _, n = s["linespec"].rpartition(":")
+            Site(s["key"], s["linespec"], False, s.get("checks", []), True,
+                 (f, int(n)))
+        else:
+            Site(str(s.get("key", s["addr"])), "*0x%x" % (s["addr"] + base),
+                 s.get("ret", False), s.get("checks", []), False)
     gdb.execute("continue", to_string=True)
     # The program may stop for a signal; keep going a bounded number of times.
     for _ in range(20):
@@ -262,7 +322,7 @@ def main():
             gdb.execute("continue", to_string=True)
         except gdb.error:
             break
-    json.dump({"hits": HITS}, open(CFG["out"], "w"))
+    json.dump({"hits": HITS, "locations": LOCS}, open(CFG["out"], "w"))
 
 
 main()
