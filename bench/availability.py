@@ -340,7 +340,9 @@ def refusal_class(msg):
     first = re.sub(r"^cannot fetch '[^']*'( at [^:]*)?: ", "", first)
     first = re.sub(r"^'[^']*' is optimized out at [^:]*: ", "optimized out: ", first)
     first = re.sub(r"'[^']*'", "X", first)
+    first = re.sub(r"/\S*/", "", first)  # paths: their file names only
     first = re.sub(r"0x[0-9a-fA-F]+|\d+", "N", first)
+    first = re.sub(r" at [\w.]+\+N", "", first)
     first = re.split(r"[;(]", first)[0]
     return " ".join(first.split()[:8])
 
@@ -875,8 +877,8 @@ def main():
                     help="where the downloaded tarballs are kept")
     ap.add_argument("--programs", default="zlib,cjson")
     ap.add_argument("--compilers", default="gcc,clang")
-    ap.add_argument("--places", type=int, default=90,
-                    help="probe places per program and compiler (default 90)")
+    ap.add_argument("--places", type=int, default=150,
+                    help="probe places per program and compiler (default 150)")
     ap.add_argument("--no-live", action="store_true")
     ap.add_argument("--json", default=None)
     ap.add_argument("--llvm", default="/usr/lib/llvm-19/bin")

@@ -114,6 +114,12 @@ def members(out, base_expr, sep, val, t, kind_of_var):
                lambda: val[name], f.type)
 
 
+def is_enumerator(sym):
+    t = sym.type.strip_typedefs()
+    return t.code == gdb.TYPE_CODE_ENUM and \
+        any(f.name == sym.name for f in t.fields())
+
+
 def scope_blocks(frame, line=None):
     """The blocks whose variables are visible at the frame's pc: from the
     innermost block (inlined callees included: gdb hides the frame of an
@@ -153,8 +159,9 @@ def frame_vars(frame, line=None):
     seen = set()
     for block in blocks:
         for sym in block:
-            if not (sym.is_argument or sym.is_variable):
-                continue
+            if not (sym.is_argument or sym.is_variable or
+                    (sym.is_constant and not is_enumerator(sym))):
+                continue  # (a variable with DW_AT_const_value is a constant)
             if sym.addr_class == gdb.SYMBOL_LOC_STATIC:
                 continue  # static locals live in memory: not the question
             if sym.name in seen:
