@@ -3,7 +3,7 @@
 
 usage: bench/availability.py BUILD_DIR [--work DIR] [--programs zlib,cjson]
                              [--compilers gcc,clang] [--places N]
-                             [--no-live] [--json FILE] [--keep]
+                             [--no-live] [--json FILE] [--llvm DIR]
 
 On real open-source C programs (zlib with its test/example.c driver, cJSON
 with its test.c), each built with gcc -O2 -g and clang -O2 -g, it picks
