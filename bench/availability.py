@@ -224,7 +224,22 @@ def resolve_batch(specs, mode=None):
 
 
 def split_output(specs, lines, mode):
+    """Splits the merged output of one bpfprobe-resolve run into each spec's
+    answer; None when it cannot. Warnings and notes (with the spec and a
+    caret line after them, if they have one) are set aside."""
     out = {}
+    texts = set(specs)
+    kept = []
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith(("warning: ", "note: ")):
+            i += 1
+            if i < len(lines) and lines[i] in texts:
+                i += 2
+            continue
+        kept.append(lines[i])
+        i += 1
+    lines = kept
     i = 0
     for s in specs:
         if i < len(lines) and lines[i].startswith("error: "):
@@ -239,10 +254,6 @@ def split_output(specs, lines, mode):
             out[s] = ("error", "\n".join(msg))
             continue
         got = []
-        warn = []
-        while i < len(lines) and lines[i].startswith(("warning:", "note:")):
-            warn.append(lines[i])
-            i += 1
         if mode == "--lines":
             if i < len(lines) and lines[i].startswith("<"):
                 got.append(lines[i])
@@ -263,8 +274,6 @@ def split_output(specs, lines, mode):
                     break
                 name = m.group(1)
                 if m0 is None:
-                    if re.search(r"__\d+$", name) and False:
-                        break
                     m0 = name
                 elif not (name.startswith(m0 + "__") and
                           name[len(m0) + 2:].isdigit()):
@@ -273,7 +282,7 @@ def split_output(specs, lines, mode):
                 i += 1
         if not got:
             return None
-        out[s] = ("ok", got, warn)
+        out[s] = ("ok", got)
     if i != len(lines):
         return None
     return out
@@ -770,8 +779,7 @@ def measure(prog, compiler, args, work):
             if v["bpf"][0] != "resolved":
                 continue
             got = byaddr.get((v["kind"], v["place"]), {})
-            addr = fns[v["function"]][0] if False else v["addr"]
-            val = got.get((addr, v["expr"]))
+            val = got.get((v["addr"], v["expr"]))
             if val is None and v["kind"] == "return":
                 val = next((x for (a, e), x in got.items() if e == v["expr"]), None)
             if val is None:
