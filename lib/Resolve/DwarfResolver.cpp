@@ -45,6 +45,19 @@ Error errorAt(TextRange R, const Twine &Msg) {
   return make_error<ResolveError>(R, Msg.str());
 }
 
+/// A value with no location at one site (its copy of an inlined function
+/// dropped it): other sites of the probe may still have it.
+class NotHereError : public ErrorInfo<NotHereError, ResolveError> {
+public:
+  static char ID;
+  using ErrorInfo::ErrorInfo;
+};
+char NotHereError::ID = 0;
+
+Error notHereAt(TextRange R, const Twine &Msg) {
+  return make_error<NotHereError>(R, Msg.str());
+}
+
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 
 /// Closest candidate by edit distance, if close enough to suggest.
@@ -105,6 +118,101 @@ bool isScopeTag(dwarf::Tag T) {
 
 bool isVariableTag(dwarf::Tag T) {
   return T == dwarf::DW_TAG_variable || T == dwarf::DW_TAG_formal_parameter;
+}
+
+/// The scalar leaves of a DWARF type at Base, as TypeLayout lays them out
+/// for calling conventions (at most a few hundred; deeper nesting is cut).
+void collectLeaves(DWARFDie T, unsigned Base, unsigned PointerSize,
+                   bool InUnion, unsigned Depth,
+                   std::vector<LayoutLeaf> &Out) {
+  T = stripTypedefs(T);
+  if (!T || Depth > 16 || Out.size() > 256)
+    return;
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_structure_type:
+  case dwarf::DW_TAG_class_type:
+  case dwarf::DW_TAG_union_type: {
+    bool Union = T.getTag() == dwarf::DW_TAG_union_type;
+    for (DWARFDie M : T.children()) {
+      if (M.getTag() != dwarf::DW_TAG_member)
+        continue;
+      uint64_t Off = dwarf::toUnsigned(
+                         M.find(dwarf::DW_AT_data_member_location))
+                         .value_or(0);
+      collectLeaves(typeOf(M), Base + Off, PointerSize, InUnion || Union,
+                    Depth + 1, Out);
+    }
+    return;
+  }
+  case dwarf::DW_TAG_array_type: {
+    DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ES = typeSize(Elem, PointerSize);
+    auto TS = typeSize(T, PointerSize);
+    if (!ES || !*ES || !TS)
+      return;
+    for (uint64_t I = 0; I < *TS / *ES && Out.size() <= 256; ++I)
+      collectLeaves(Elem, Base + I * *ES, PointerSize, InUnion, Depth + 1,
+                    Out);
+    return;
+  }
+  default: {
+    LayoutLeaf L;
+    L.Offset = Base;
+    L.Size = typeSize(T, PointerSize).value_or(0);
+    auto Enc = dwarf::toUnsigned(T.find(dwarf::DW_AT_encoding));
+    L.IsFloat = T.getTag() == dwarf::DW_TAG_base_type && Enc &&
+                (*Enc == dwarf::DW_ATE_float ||
+                 *Enc == dwarf::DW_ATE_complex_float);
+    L.InUnion = InUnion;
+    L.Direct = Depth == 1;
+    Out.push_back(L);
+    return;
+  }
+  }
+}
+
+/// A DWARF type as calling conventions see it (Resolver.h's ScalarType),
+/// so that the DWARF resolver asks the same questions of the one
+/// implementation of $retval as the calling-convention resolver.
+ScalarType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
+  ScalarType S;
+  S.Text = typeName(Type);
+  DWARFDie T = stripTypedefs(Type);
+  if (!T) {
+    S.Kind = ScalarType::Void;
+    return S;
+  }
+  S.Size = typeSize(T, PointerSize).value_or(0);
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_pointer_type:
+  case dwarf::DW_TAG_reference_type:
+  case dwarf::DW_TAG_rvalue_reference_type:
+    S.Kind = ScalarType::Pointer;
+    S.Size = PointerSize;
+    return S;
+  case dwarf::DW_TAG_enumeration_type:
+    S.Kind = ScalarType::Int;
+    return S;
+  case dwarf::DW_TAG_base_type: {
+    auto Enc = dwarf::toUnsigned(T.find(dwarf::DW_AT_encoding)).value_or(0);
+    if (Enc == dwarf::DW_ATE_float || Enc == dwarf::DW_ATE_complex_float)
+      S.Kind = ScalarType::Float;
+    else if (Enc == dwarf::DW_ATE_boolean)
+      S.Kind = ScalarType::Bool;
+    else
+      S.Kind = S.Size > 8 ? ScalarType::Int128 : ScalarType::Int;
+    S.Signed = Enc == dwarf::DW_ATE_signed || Enc == dwarf::DW_ATE_signed_char;
+    return S;
+  }
+  default:
+    if (isAggregate(T)) {
+      S.Kind = ScalarType::Aggregate;
+      collectLeaves(T, 0, PointerSize, false, 0, S.Leaves);
+      return S;
+    }
+    S.Kind = ScalarType::Int;
+    return S;
+  }
 }
 
 /// One address the probe fires at, with what DWARF says is around it.
@@ -496,7 +604,7 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
                             "as a block of bytes, which is not supported");
   }
   if (!Var.find(dwarf::DW_AT_location))
-    return errorAt(E.Range, "'" + Name + "' is optimized out at " + S.Where +
+    return notHereAt(E.Range, "'" + Name + "' is optimized out at " + S.Where +
                                 ": it has no location in the debug info");
   auto Locs = Var.getLocations(dwarf::DW_AT_location);
   if (!Locs)
@@ -524,7 +632,7 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
       break;
     return std::move(*Loc);
   }
-  return errorAt(E.Range,
+  return notHereAt(E.Range,
                  "'" + Name + "' is optimized out at " + S.Where +
                      (Available.empty()
                           ? std::string("")
@@ -604,7 +712,7 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
         for (DWARFDie C : Origin.children())
           if (isVariableTag(C.getTag()) && C.getShortName() &&
               Name == C.getShortName())
-            return errorAt(E.Range, "'" + Name + "' is optimized out at " +
+            return notHereAt(E.Range, "'" + Name + "' is optimized out at " +
                                         S.Where +
                                         ": this copy of the function has no "
                                         "location for it");
@@ -711,7 +819,7 @@ DwarfResolver::valueOf(Located L, DWARFDie Type, const SpecExpr &E) {
   case Located::Optimized:
     break;
   }
-  return errorAt(E.Range, "'" + text(E.Range) + "' is optimized out");
+  return notHereAt(E.Range, "'" + text(E.Range) + "' is optimized out");
 }
 
 Expected<std::pair<Located, DWARFDie>>
@@ -750,7 +858,7 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                     dwarf::DW_AT_abstract_origin) == P)
               C = K;
           if (!C)
-            return errorAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
+            return notHereAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
                                         Named.Name + "') is optimized out at " +
                                         S.Where);
         }
@@ -764,10 +872,30 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                                 (N == 1 ? "" : "s") + " in the debug info");
   }
   case SpecExpr::RetVal: {
+    if (Error Err = checkRetvalPlace(Spec, E))
+      return std::move(Err);
+    // Where the value is follows from the function's type in the debug
+    // info, by the same rules as the calling-convention resolver.
     const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
-    DWARFDie Fn = S.Subprogram;
-    return std::make_pair(Located::value(FetchExpr::reg(CC.RetRegs[0])),
-                          typeOf(Fn));
+    DWARFDie RetType = typeOf(S.Subprogram);
+    ScalarType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
+    auto L = returnValueLocation(ST, ABI, CC, E.Range);
+    if (!L)
+      return L.takeError();
+    if (L->Kind == ReturnLocation::InMemory)
+      return std::make_pair(Located::memory(std::move(L->Expr)), RetType);
+    if (L->Expr->Kind == FetchExpr::Pieces &&
+        ST.Kind == ScalarType::Aggregate) {
+      // A structure in a register pair: pieces, as DW_OP_piece would say.
+      Located P;
+      P.Kind = Located::Pieces;
+      for (size_t I = 0; I < L->Expr->Parts.size(); ++I)
+        P.Parts.push_back({L->Expr->PartSizes[I],
+                           std::make_unique<Located>(Located::value(
+                               std::move(L->Expr->Parts[I])))});
+      return std::make_pair(std::move(P), RetType);
+    }
+    return std::make_pair(Located::value(std::move(L->Expr)), RetType);
   }
   case SpecExpr::Reg: {
     auto R = registerOf(E, ABI);
@@ -934,10 +1062,10 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
         At += P.Size;
       }
       if (Out.Kind == Located::Optimized)
-        return errorAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
+        return notHereAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
                                     "' is optimized out at " + S.Where);
     } else {
-      return errorAt(E.Range, "'" + BaseText + "' is optimized out at " +
+      return notHereAt(E.Range, "'" + BaseText + "' is optimized out at " +
                                   S.Where);
     }
     if (M->IsBitfield) {
@@ -1119,17 +1247,42 @@ Expected<SitePlan> DwarfResolver::plan(const Site &S) {
 } // namespace
 
 Expected<std::vector<SitePlan>>
-resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI) {
+resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
+                 std::vector<ResolveWarning> *Warnings) {
   DwarfResolver R(Spec, DI, ABI);
   auto Sites = R.sites();
   if (!Sites)
     return Sites.takeError();
   std::vector<SitePlan> Plans;
+  // A copy of an inlined line where a value has no location is left out
+  // (perf does the same), as long as another copy has every value.
+  std::vector<ResolveWarning> Skipped;
   for (const Site &S : *Sites) {
     auto P = R.plan(S);
-    if (!P)
-      return P.takeError();
+    if (!P) {
+      Error E = P.takeError();
+      if (Sites->size() == 1 || !E.isA<NotHereError>())
+        return std::move(E);
+      handleAllErrors(std::move(E), [&](const NotHereError &N) {
+        Skipped.push_back({N.range(), N.text()});
+      });
+      continue;
+    }
     Plans.push_back(std::move(*P));
+  }
+  if (Plans.empty())
+    return errorAt(Skipped.front().Range,
+                   Skipped.front().Message +
+                       (Skipped.size() > 1
+                            ? " (and at the " +
+                                  Twine(Skipped.size() - 1) +
+                                  " other sites of this place)"
+                            : Twine()));
+  for (ResolveWarning &W : Skipped) {
+    W.Message = "left out one of the " + std::to_string(Sites->size()) +
+                " sites: " + W.Message;
+    if (Warnings)
+      Warnings->push_back(std::move(W));
   }
   return std::move(Plans);
 }

@@ -27,8 +27,13 @@ struct ArchABI;
 
 /// Resolves every site of Spec against DI. Argument names in the plans are
 /// the argument texts; the front end renames them after the parameters.
+/// Sites where an argument has no location (an inlined copy whose compiler
+/// dropped it) are left out with a warning naming them in Warnings; an error
+/// only when no site has them all.
+struct ResolveWarning;
 llvm::Expected<std::vector<SitePlan>>
-resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI);
+resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
+                 std::vector<ResolveWarning> *Warnings = nullptr);
 
 /// One variable visible at a site, for `bpfprobe-resolve --vars` and for
 /// "available here" diagnostics.
