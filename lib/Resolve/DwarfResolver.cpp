@@ -215,6 +215,71 @@ ScalarType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
   }
 }
 
+/// A function named in the place: its out-of-line code (its ELF symbol,
+/// or the gcc clones of a function known by its source name), or every
+/// inlined copy of a function that exists only inlined.
+struct FunctionPlace {
+  std::string Name;
+  std::vector<ElfSymbol> Syms;
+  std::vector<DWARFDie> Copies; ///< DW_TAG_inlined_subroutine
+  DWARFDie Decl;                ///< has its declaration line and file
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges; ///< [begin, end)
+
+  bool contains(uint64_t A) const {
+    return llvm::any_of(Ranges, [&](const std::pair<uint64_t, uint64_t> &R) {
+      return A >= R.first && A < R.second;
+    });
+  }
+};
+
+/// Whose names a site sees: the function the place named (by name or by
+/// one of its lines), not an inlined callee whose code is at the address.
+struct ScopeOwner {
+  std::string Function; ///< source name, when the place names a function
+  std::string File;     ///< file:line places: the line named
+  unsigned Line = 0;
+};
+
+/// gcc's clone suffixes (.constprop.N, .isra.N, .part.N, chained): the
+/// clone is the same source function; ".cold" parts are not entries.
+bool isCloneOf(StringRef Sym, StringRef Name) {
+  if (!Sym.consume_front(Name) || Sym.empty() || Sym.front() != '.')
+    return false;
+  SmallVector<StringRef, 6> Parts;
+  Sym.drop_front().split(Parts, '.');
+  if (Parts.size() % 2)
+    return false;
+  for (size_t I = 0; I < Parts.size(); I += 2) {
+    if (Parts[I] != "constprop" && Parts[I] != "isra" && Parts[I] != "part")
+      return false;
+    unsigned N;
+    if (Parts[I + 1].getAsInteger(10, N))
+      return false;
+  }
+  return true;
+}
+
+/// Where a copy of an inlined function starts: DW_AT_entry_pc, else its
+/// lowest address.
+std::optional<uint64_t> entryOf(DWARFDie D) {
+  if (auto E = dwarf::toAddress(D.find(dwarf::DW_AT_entry_pc)))
+    return *E;
+  auto R = D.getAddressRanges();
+  if (!R) {
+    consumeError(R.takeError());
+    return std::nullopt;
+  }
+  std::optional<uint64_t> Low;
+  for (const DWARFAddressRange &AR : *R)
+    if (AR.HighPC > AR.LowPC && (!Low || AR.LowPC < *Low))
+      Low = AR.LowPC;
+  return Low;
+}
+
+bool sameFile(StringRef Path, StringRef File) {
+  return Path == File || Path.ends_with(("/" + File).str());
+}
+
 /// One address the probe fires at, with what DWARF says is around it.
 struct Site {
   uint64_t Address = 0;
@@ -258,11 +323,21 @@ private:
     return false;
   }
 
-  Expected<ElfSymbol> functionSymbol(StringRef Name, TextRange R);
+  Expected<FunctionPlace> findFunction(StringRef Name, TextRange R);
+  std::vector<DWARFDie> inlinedCopies(StringRef Name, DWARFDie &Abstract);
   Expected<std::vector<uint64_t>> lineAddresses(StringRef File, unsigned Line,
-                                                const ElfSymbol *Within,
+                                                const FunctionPlace *Within,
                                                 TextRange R);
-  Error fillSite(Site &S, uint64_t Address, TextRange R);
+  Error fillSite(Site &S, uint64_t Address, TextRange R,
+                 const ScopeOwner &Owner = {});
+  /// Top-level DIEs of every unit that Accept takes, the unit at Near
+  /// first; at most Max.
+  std::vector<DWARFDie> findEverywhere(DWARFUnit *Near,
+                                       function_ref<bool(DWARFDie)> Accept,
+                                       size_t Max = 1);
+  /// A struct or union declared without members here, defined in another
+  /// unit: the definition (found by tag and name, as gdb does); else T.
+  DWARFDie completeType(DWARFDie T);
   std::optional<uint64_t> prologueEnd(const ElfSymbol &Sym);
 
   LocationContext locationContext(const Site &S);
@@ -284,16 +359,132 @@ private:
 // Places
 //===----------------------------------------------------------------------===//
 
-Expected<ElfSymbol> DwarfResolver::functionSymbol(StringRef Name,
-                                                  TextRange R) {
+std::vector<DWARFDie>
+DwarfResolver::findEverywhere(DWARFUnit *Near,
+                              function_ref<bool(DWARFDie)> Accept,
+                              size_t Max) {
+  std::vector<DWARFDie> Out;
+  auto Scan = [&](DWARFUnit *U) {
+    if (!U || Out.size() >= Max)
+      return;
+    for (DWARFDie C : U->getUnitDIE(false).children()) {
+      if (Accept(C)) {
+        Out.push_back(C);
+        if (Out.size() >= Max)
+          return;
+      }
+    }
+  };
+  Scan(Near);
+  // The other units, through the context's own unit list (parsed on
+  // demand: only look-ups that the probe's unit cannot answer get here).
+  uint64_t NearOffset = Near ? Near->getOffset() : ~0ull;
+  for (const std::unique_ptr<DWARFUnit> &U : DI.dwarf().info_section_units()) {
+    if (Out.size() >= Max)
+      break;
+    if (U->getOffset() == NearOffset || U->isTypeUnit())
+      continue;
+    Scan(U.get());
+  }
+  return Out;
+}
+
+DWARFDie DwarfResolver::completeType(DWARFDie T) {
+  DWARFDie S = stripTypedefs(T);
+  if (!S || !S.find(dwarf::DW_AT_declaration))
+    return T;
+  dwarf::Tag Tag = S.getTag();
+  if (Tag != dwarf::DW_TAG_structure_type && Tag != dwarf::DW_TAG_union_type &&
+      Tag != dwarf::DW_TAG_class_type && Tag != dwarf::DW_TAG_enumeration_type)
+    return T;
+  const char *Name = S.getShortName();
+  if (!Name)
+    return T;
+  StringRef N(Name);
+  auto Defs = findEverywhere(S.getDwarfUnit(), [&](DWARFDie C) {
+    return C.getTag() == Tag && !C.find(dwarf::DW_AT_declaration) &&
+           C.getShortName() && N == C.getShortName() && C.hasChildren();
+  });
+  return Defs.empty() ? T : Defs.front();
+}
+
+std::vector<DWARFDie> DwarfResolver::inlinedCopies(StringRef Name,
+                                                   DWARFDie &Abstract) {
+  std::vector<DWARFDie> Copies;
+  auto Abstracts = findEverywhere(
+      nullptr,
+      [&](DWARFDie C) {
+        return C.getTag() == dwarf::DW_TAG_subprogram &&
+               C.find(dwarf::DW_AT_inline) && C.getShortName() &&
+               Name == C.getShortName();
+      },
+      64);
+  for (DWARFDie A : Abstracts) {
+    if (!Abstract)
+      Abstract = A;
+    DWARFUnit *U = A.getDwarfUnit();
+    for (const DWARFDebugInfoEntry &E : U->dies()) {
+      DWARFDie D(U, &E);
+      if (D.getTag() != dwarf::DW_TAG_inlined_subroutine)
+        continue;
+      DWARFDie O =
+          D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+      if (O && O.getOffset() == A.getOffset())
+        Copies.push_back(D);
+    }
+  }
+  return Copies;
+}
+
+Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
+                                                    TextRange R) {
+  FunctionPlace F;
+  F.Name = Name.str();
   std::vector<ElfSymbol> Syms = DI.findSymbol(Name);
   llvm::erase_if(Syms, [](const ElfSymbol &S) { return !S.IsFunction; });
-  if (Syms.size() == 1)
-    return Syms.front();
   if (Syms.size() > 1)
     return errorAt(R, "'" + Name + "' names " + Twine(Syms.size()) +
                           " functions in " + DI.targetPath() +
                           "; name the place by FILE:LINE instead");
+  if (Syms.empty()) {
+    // gcc's clones of the function (f.constprop.0, f.isra.0, f.part.0):
+    // each is the function, as gdb's `break f` finds them all.
+    for (const std::string &N : DI.functionNames())
+      if (isCloneOf(N, Name))
+        for (const ElfSymbol &S : DI.findSymbol(N))
+          if (S.IsFunction)
+            Syms.push_back(S);
+    llvm::sort(Syms, [](const ElfSymbol &A, const ElfSymbol &B) {
+      return A.Address < B.Address;
+    });
+  }
+  for (const ElfSymbol &S : Syms) {
+    F.Syms.push_back(S);
+    F.Ranges.push_back({S.Address, S.Address + std::max<uint64_t>(S.Size, 1)});
+    if (!F.Decl)
+      if (DWARFUnit *U = DI.unitAt(S.Address))
+        F.Decl = U->getSubroutineForAddress(S.Address);
+  }
+  if (!F.Syms.empty())
+    return std::move(F);
+  // A function that exists only inlined: every copy (perf probe's
+  // behaviour, and gdb's `break f`).
+  F.Copies = inlinedCopies(Name, F.Decl);
+  for (DWARFDie C : F.Copies) {
+    auto Ranges = C.getAddressRanges();
+    if (!Ranges) {
+      consumeError(Ranges.takeError());
+      continue;
+    }
+    for (const DWARFAddressRange &AR : *Ranges)
+      if (AR.HighPC > AR.LowPC)
+        F.Ranges.push_back({AR.LowPC, AR.HighPC});
+  }
+  if (!F.Copies.empty())
+    return std::move(F);
+  if (F.Decl)
+    return errorAt(R, "'" + Name + "' is inlined everywhere and no copy of "
+                          "it has code in " + DI.targetPath());
   std::vector<std::string> Names = DI.functionNames();
   std::string Msg = "no function '" + Name.str() + "' in " + DI.targetPath();
   if (auto Best = didYouMean(Name, Names))
@@ -301,25 +492,63 @@ Expected<ElfSymbol> DwarfResolver::functionSymbol(StringRef Name,
   return errorAt(R, Msg);
 }
 
+/// The innermost block (lexical block, inlined subroutine or subprogram)
+/// that contains Address in U, as gdb's block_for_pc finds it.
+static DWARFDie innermostBlock(DWARFUnit *U, uint64_t Address) {
+  SmallVector<DWARFDie, 4> Chain;
+  U->getInlinedChainForAddress(Address, Chain);
+  if (Chain.empty())
+    return DWARFDie();
+  DWARFDie B = Chain.front();
+  for (bool Deeper = true; Deeper;) {
+    Deeper = false;
+    for (DWARFDie C : B.children())
+      if (C.getTag() == dwarf::DW_TAG_lexical_block &&
+          C.addressRangeContainsAddress(Address)) {
+        B = C;
+        Deeper = true;
+        break;
+      }
+  }
+  return B;
+}
+
+/// A statement row marked DW_LNS_set_prologue_end after Start in the
+/// function [Start, End), as gdb 13 skips a prologue first.
+static std::optional<uint64_t>
+markedPrologueEnd(const DWARFDebugLine::LineTable &LT, uint64_t Start,
+                  uint64_t End) {
+  for (const DWARFDebugLine::Row &Row : LT.Rows)
+    if (!Row.EndSequence && Row.PrologueEnd && Row.Address.Address > Start &&
+        Row.Address.Address < End)
+      return Row.Address.Address;
+  return std::nullopt;
+}
+
 Expected<std::vector<uint64_t>>
 DwarfResolver::lineAddresses(StringRef File, unsigned Line,
-                             const ElfSymbol *Within, TextRange R) {
+                             const FunctionPlace *Within, TextRange R) {
   DWARFContext &Ctx = DI.dwarf();
-  // With a function, only its compilation unit; otherwise every unit whose
-  // line table names the file.
+  // With a function, only the units of its code; otherwise every unit
+  // whose line table names the file.
   std::vector<DWARFUnit *> Units;
   if (Within) {
-    if (DWARFUnit *U = DI.unitAt(Within->Address))
-      Units.push_back(U);
+    for (const auto &Range : Within->Ranges)
+      if (DWARFUnit *U = DI.unitAt(Range.first))
+        if (!llvm::is_contained(Units, U))
+          Units.push_back(U);
   } else {
     // Rows are parsed only for the units whose line-table headers name it.
-    Units = DI.index().unitsWithFile(File, [&](StringRef P) {
-      return P == File || P.ends_with(("/" + File).str());
-    });
+    Units = DI.index().unitsWithFile(
+        File, [&](StringRef P) { return sameFile(P, File); });
   }
-  std::vector<uint64_t> Starts;
+  // gdb's `break FILE:LINE` (linespec.c, create_sals_line_offset): every
+  // statement row of the line, then one address per innermost block (the
+  // lowest), then the prologue skipped where that address is a function's
+  // first instruction.
+  std::vector<std::pair<uint64_t, DWARFUnit *>> Rows;
   std::set<unsigned> LinesWithCode;
-  bool FileSeen = false;
+  bool FileSeen = false, FileInFunction = false;
   for (DWARFUnit *U : Units) {
     const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(U);
     if (!LT)
@@ -331,40 +560,30 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
               I, U->getCompilationDir(),
               DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, Path))
         continue;
-      StringRef P(Path);
-      if (P == File || P.ends_with(("/" + File).str()))
+      if (sameFile(Path, File))
         FileIdx.insert(I);
     }
     if (FileIdx.empty())
       continue;
     FileSeen = true;
-    // A row begins a line when the previous row of its sequence was on
-    // another line or file. Prefer statement rows.
-    unsigned PrevLine = 0;
-    uint64_t PrevFile = ~0ull;
     for (const DWARFDebugLine::Row &Row : LT->Rows) {
-      bool Ours = FileIdx.count(Row.File);
-      if (Ours && !Row.EndSequence) {
-        if (Within && (Row.Address.Address < Within->Address ||
-                       Row.Address.Address >= Within->Address + Within->Size))
-          ;
-        else {
-          // Suggest only other lines a probe could be put on.
-          if (Row.IsStmt && Row.Line != Line)
-            LinesWithCode.insert(Row.Line);
-          if (Row.Line == Line && Row.IsStmt &&
-              (PrevLine != Row.Line || PrevFile != Row.File))
-            Starts.push_back(Row.Address.Address);
-        }
+      if (Row.EndSequence || !Row.IsStmt || !FileIdx.count(Row.File))
+        continue;
+      if (Within && !Within->contains(Row.Address.Address))
+        continue;
+      FileInFunction = true;
+      if (Row.Line != Line) {
+        // Suggest only other lines a probe could be put on.
+        LinesWithCode.insert(Row.Line);
+        continue;
       }
-      PrevLine = Row.EndSequence ? 0 : Row.Line;
-      PrevFile = Row.EndSequence ? ~0ull : Row.File;
+      Rows.push_back({Row.Address.Address, U});
     }
   }
-  if (!FileSeen)
+  if (!FileSeen && !Within)
     return errorAt(R, "no source file '" + File + "' in the debug info of " +
                           DI.targetPath());
-  if (Starts.empty()) {
+  if (Rows.empty()) {
     std::string Near;
     auto It = LinesWithCode.lower_bound(Line);
     std::vector<unsigned> Cands;
@@ -374,10 +593,35 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
       Cands.push_back(*It);
     for (unsigned C : Cands)
       Near += (Near.empty() ? "" : ", ") + std::to_string(C);
-    return errorAt(R, "no code for " + File + ":" + Twine(Line) +
-                          (Within ? " in " + Within->Name : std::string()) +
+    if (Within && !FileInFunction)
+      return errorAt(R, "'" + Within->Name + "' has no code from " + File +
+                            (FileSeen ? "" : " (no unit of its code names "
+                                             "that file)"));
+    return errorAt(R, (Within ? "'" + Within->Name + "' has no code at line " +
+                                    Twine(Line) + " of " + File
+                              : "no code for " + File + ":" + Twine(Line))
+                          .str() +
                           (Near.empty() ? std::string()
                                         : "; nearest lines with code: " + Near));
+  }
+  llvm::sort(Rows);
+  Rows.erase(std::unique(Rows.begin(), Rows.end()), Rows.end());
+  std::vector<uint64_t> Starts;
+  std::set<uint64_t> Blocks;
+  for (auto [A, U] : Rows) {
+    DWARFDie B = innermostBlock(U, A);
+    if (B && !Blocks.insert(B.getOffset()).second)
+      continue;
+    uint64_t At = A;
+    if (auto Sym = DI.symbolAt(A); Sym && Sym->Address == A) {
+      const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(U);
+      if (auto End = LT ? markedPrologueEnd(*LT, A, A + Sym->Size)
+                        : std::nullopt)
+        At = *End;
+      else if (auto PE = prologueEnd(*Sym))
+        At = *PE;
+    }
+    Starts.push_back(At);
   }
   llvm::sort(Starts);
   Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
@@ -427,7 +671,8 @@ std::optional<uint64_t> DwarfResolver::prologueEnd(const ElfSymbol &Sym) {
   return FirstOtherLine;
 }
 
-Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
+Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
+                              const ScopeOwner &Owner) {
   S.Address = Address;
   auto Sym = DI.symbolAt(Address);
   if (!Sym)
@@ -444,6 +689,36 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
   S.Unit->getInlinedChainForAddress(Address, Chain);
   if (Chain.empty())
     return errorAt(R, "no function in the debug info contains " + S.Where);
+  // Names are looked up in the scope of the function the place named (gdb
+  // stops in the caller's frame at a caller's line whose address is an
+  // inlined callee's first instruction): skip the inlined callees that are
+  // not it.
+  size_t First = 0;
+  auto NameOf = [](DWARFDie D) {
+    const char *N = D.getShortName();
+    return StringRef(N ? N : "");
+  };
+  if (!Owner.Function.empty()) {
+    for (size_t I = 0; I < Chain.size(); ++I)
+      if (NameOf(Chain[I]) == Owner.Function) {
+        First = I;
+        break;
+      }
+  } else if (Owner.Line) {
+    // The line is the caller's when a callee is called from it, or when
+    // the callee's source is another file.
+    while (First + 1 < Chain.size()) {
+      DWARFDie Callee = Chain[First];
+      auto CallLine = dwarf::toUnsigned(Callee.find(dwarf::DW_AT_call_line));
+      std::string CalleeFile = declFile(Callee);
+      bool CalledFromLine = CallLine && *CallLine == Owner.Line;
+      bool OtherFile = !CalleeFile.empty() && !sameFile(CalleeFile, Owner.File);
+      if (!CalledFromLine && !OtherFile)
+        break;
+      ++First;
+    }
+  }
+  Chain.erase(Chain.begin(), Chain.begin() + First);
   S.Function = Chain.front();
   S.Subprogram = Chain.back();
   // Innermost first: for each function of the inlined chain, the lexical
@@ -481,66 +756,102 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
   const ProbePlace &P = Spec.Place;
   std::vector<Site> Sites;
   if (P.Form == ProbePlace::SymbolOffset) {
-    auto Sym = functionSymbol(P.Symbol, P.SymbolRange);
-    if (!Sym)
-      return Sym.takeError();
-    if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
-      return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
-                                        " is past the end of '" + P.Symbol +
-                                        "' (" + Twine(Sym->Size) + " bytes)");
-    if (P.Offset) {
-      auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
-                                           Sym->Size, P.Offset);
-      if (!Near)
-        return errorAt(P.OffsetRange, toString(Near.takeError()));
-      if (!Near->IsBoundary)
+    auto F = findFunction(P.Symbol, P.SymbolRange);
+    if (!F)
+      return F.takeError();
+    if (!F->Copies.empty()) {
+      if (P.HasOffset && P.Offset)
         return errorAt(P.OffsetRange,
-                       "offset " + hex(P.Offset) + " is inside an instruction "
-                       "of '" + P.Symbol + "'; the nearest instruction "
-                       "boundaries are +" + hex(Near->Before) + " and +" +
-                       hex(Near->After));
-    }
-    // Unoptimized code keeps parameters in stack slots it fills in the
-    // prologue, and DWARF describes only those slots. A probe on the bare
-    // function name goes after the prologue, as gdb and perf put it; an
-    // explicit offset inside it would read the slots before they are set.
-    uint64_t Offset = P.Offset;
-    if (auto End = prologueEnd(*Sym)) {
-      bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
-        return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
+                       "'" + P.Symbol + "' exists only inlined (" +
+                           Twine(F->Copies.size()) +
+                           " copies), so it has no offsets; name one of its "
+                           "lines ('" + P.Symbol + ":N')");
+      ScopeOwner Owner;
+      Owner.Function = P.Symbol;
+      std::set<uint64_t> Seen;
+      for (DWARFDie C : F->Copies) {
+        auto Entry = entryOf(C);
+        if (!Entry || !Seen.insert(*Entry).second)
+          continue;
+        Site S;
+        if (Error E = fillSite(S, *Entry, P.SymbolRange, Owner))
+          return std::move(E);
+        Sites.push_back(std::move(S));
+      }
+      llvm::sort(Sites, [](const Site &A, const Site &B) {
+        return A.Address < B.Address;
       });
-      if (!P.HasOffset)
-        Offset = *End - Sym->Address;
-      else if (P.Offset < *End - Sym->Address && NamesVariables)
-        return errorAt(P.OffsetRange,
-                       "at +" + hex(P.Offset) + " '" + P.Symbol +
-                           "' has not yet stored its parameters where its "
-                           "debug info says they are (the prologue ends at "
-                           "+" + hex(*End - Sym->Address) + "); probe '" +
-                           P.Symbol + "' or '" + P.Symbol + "+" +
-                           hex(*End - Sym->Address) + "'");
+      return Sites;
     }
-    Site S;
-    if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange))
-      return std::move(E);
-    Sites.push_back(std::move(S));
+    if (F->Syms.size() > 1 && P.HasOffset && P.Offset) {
+      std::string Names;
+      for (const ElfSymbol &C : F->Syms)
+        Names += (Names.empty() ? "" : ", ") + C.Name;
+      return errorAt(P.SymbolRange, "'" + P.Symbol + "' is " +
+                                        Twine(F->Syms.size()) +
+                                        " clones (" + Names +
+                                        "); name one of them for an offset");
+    }
+    // One site per clone (one in all for a plain function).
+    for (const ElfSymbol &Clone : F->Syms) {
+      const ElfSymbol *Sym = &Clone;
+      if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
+        return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
+                                          " is past the end of '" + P.Symbol +
+                                          "' (" + Twine(Sym->Size) + " bytes)");
+      if (P.Offset) {
+        auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
+                                             Sym->Size, P.Offset);
+        if (!Near)
+          return errorAt(P.OffsetRange, toString(Near.takeError()));
+        if (!Near->IsBoundary)
+          return errorAt(P.OffsetRange,
+                         "offset " + hex(P.Offset) + " is inside an instruction "
+                         "of '" + P.Symbol + "'; the nearest instruction "
+                         "boundaries are +" + hex(Near->Before) + " and +" +
+                         hex(Near->After));
+      }
+      // Unoptimized code keeps parameters in stack slots it fills in the
+      // prologue, and DWARF describes only those slots. A probe on the bare
+      // function name goes after the prologue, as gdb and perf put it; an
+      // explicit offset inside it would read the slots before they are set.
+      uint64_t Offset = P.Offset;
+      if (auto End = prologueEnd(*Sym)) {
+        bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+          return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
+        });
+        if (!P.HasOffset)
+          Offset = *End - Sym->Address;
+        else if (P.Offset < *End - Sym->Address && NamesVariables)
+          return errorAt(P.OffsetRange,
+                         "at +" + hex(P.Offset) + " '" + P.Symbol +
+                             "' has not yet stored its parameters where its "
+                             "debug info says they are (the prologue ends at "
+                             "+" + hex(*End - Sym->Address) + "); probe '" +
+                             P.Symbol + "' or '" + P.Symbol + "+" +
+                             hex(*End - Sym->Address) + "'");
+      }
+      Site S;
+      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange))
+        return std::move(E);
+      Sites.push_back(std::move(S));
+    }
     return Sites;
   }
 
-  std::optional<ElfSymbol> Within;
+  std::optional<FunctionPlace> Within;
   std::string File = P.File;
   unsigned Line = P.Line;
   TextRange LineRange = P.LineRange;
   if (P.Form == ProbePlace::SymbolRelLine ||
       P.Form == ProbePlace::SymbolFileLine) {
-    auto Sym = functionSymbol(P.Symbol, P.SymbolRange);
-    if (!Sym)
-      return Sym.takeError();
-    Within = *Sym;
+    auto F = findFunction(P.Symbol, P.SymbolRange);
+    if (!F)
+      return F.takeError();
+    Within = std::move(*F);
   }
   if (P.Form == ProbePlace::SymbolRelLine) {
-    DWARFUnit *U = DI.unitAt(Within->Address);
-    DWARFDie SP = U ? U->getSubroutineForAddress(Within->Address) : DWARFDie();
+    DWARFDie SP = Within->Decl;
     if (!SP)
       return errorAt(P.SymbolRange,
                      "no debug info for function '" + P.Symbol + "'");
@@ -557,16 +868,17 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
                                                             : LineRange);
   if (!Addrs)
     return Addrs.takeError();
-  // One site per function instance: the inlined copies of the line, or
-  // the out-of-line function. The first address of each instance.
-  std::set<uint64_t> SeenInstances;
+  // One site per address gdb would break at: one per block that has the
+  // line, so every inlined copy.
+  ScopeOwner Owner;
+  if (Within)
+    Owner.Function = P.Symbol;
+  Owner.File = File;
+  Owner.Line = Line;
   for (uint64_t A : *Addrs) {
     Site S;
-    if (Error E = fillSite(S, A, LineRange))
+    if (Error E = fillSite(S, A, LineRange, Owner))
       return std::move(E);
-    uint64_t Instance = S.Function.getOffset();
-    if (!SeenInstances.insert(Instance).second)
-      continue;
     Sites.push_back(std::move(S));
   }
   return Sites;
@@ -624,7 +936,12 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
     }
     if (L.Expr.empty())
       break;
-    auto Loc = evaluateLocation(L.Expr, locationContext(S));
+    LocationContext Ctx = locationContext(S);
+    // DW_OP_addrx indexes the .debug_addr of the variable's own unit (a
+    // global may be defined in another unit than the probe's).
+    if (DWARFUnit *VU = Var.getDwarfUnit())
+      Ctx.Unit = VU;
+    auto Loc = evaluateLocation(L.Expr, Ctx);
     if (!Loc)
       return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
                                   ": " + toString(Loc.takeError()));
@@ -718,13 +1035,17 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
                                         "location for it");
     }
   }
-  // Globals of the compilation unit.
+  // Globals: the probe's unit first, then (as gdb) any unit that defines
+  // the name.
   if (S.Unit) {
-    for (DWARFDie C : S.Unit->getUnitDIE(false).children()) {
-      if (C.getTag() != dwarf::DW_TAG_variable || !C.getShortName() ||
-          Name != C.getShortName())
-        continue;
-      if (C.find(dwarf::DW_AT_location) || C.find(dwarf::DW_AT_const_value)) {
+    auto Defined = findEverywhere(S.Unit, [&](DWARFDie C) {
+      return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
+             Name == C.getShortName() &&
+             (C.find(dwarf::DW_AT_location) ||
+              C.find(dwarf::DW_AT_const_value));
+    });
+    for (DWARFDie C : Defined) {
+      {
         if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
           return errorAt(E.Range,
                          "kernel global '" + Name +
@@ -913,6 +1234,17 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   auto [Loc, Type] = std::move(*Base);
   DWARFDie T = stripTypedefs(Type);
   std::string BaseText = text(E.Base->Range);
+  // A C++ reference is its referent, as in C++ (and gdb): `it.id` of a
+  // `const Item &it` reads through the address the reference holds.
+  if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
+            T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
+    auto Addr = valueOf(std::move(Loc), Type, *E.Base);
+    if (!Addr)
+      return Addr.takeError();
+    Loc = Located::memory(std::move(*Addr));
+    Type = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    T = stripTypedefs(Type);
+  }
 
   switch (E.Kind) {
   case SpecExpr::Deref: {
@@ -996,6 +1328,8 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
       return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
                                   BaseText + "->" + E.Name + "'");
     }
+    // Declared only in this unit: its definition is in another.
+    Record = stripTypedefs(completeType(Record));
     auto M = findMember(Record, E.Name);
     if (!M) {
       std::vector<std::string> Names = memberNames(Record);
