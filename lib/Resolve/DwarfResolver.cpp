@@ -513,13 +513,13 @@ static DWARFDie innermostBlock(DWARFUnit *U, uint64_t Address) {
   return B;
 }
 
-/// A statement row marked DW_LNS_set_prologue_end after Start in the
-/// function [Start, End), as gdb 13 skips a prologue first.
+/// The first row marked DW_LNS_set_prologue_end in the function [Start,
+/// End), as gdb 13 skips a prologue first.
 static std::optional<uint64_t>
 markedPrologueEnd(const DWARFDebugLine::LineTable &LT, uint64_t Start,
                   uint64_t End) {
   for (const DWARFDebugLine::Row &Row : LT.Rows)
-    if (!Row.EndSequence && Row.PrologueEnd && Row.Address.Address > Start &&
+    if (!Row.EndSequence && Row.PrologueEnd && Row.Address.Address >= Start &&
         Row.Address.Address < End)
       return Row.Address.Address;
   return std::nullopt;
@@ -544,8 +544,8 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
   }
   // gdb's `break FILE:LINE` (linespec.c, create_sals_line_offset): every
   // statement row of the line, then one address per innermost block (the
-  // lowest), then the prologue skipped where that address is a function's
-  // first instruction.
+  // lowest), then the prologue of unoptimized code skipped where that
+  // address is a function's first instruction.
   std::vector<std::pair<uint64_t, DWARFUnit *>> Rows;
   std::set<unsigned> LinesWithCode;
   bool FileSeen = false, FileInFunction = false;
@@ -613,6 +613,9 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
     if (B && !Blocks.insert(B.getOffset()).second)
       continue;
     uint64_t At = A;
+    // At a function's first instruction gdb skips the prologue: to the row
+    // DW_LNS_set_prologue_end marks (which may be that instruction), else
+    // past the prologue of unoptimized code.
     if (auto Sym = DI.symbolAt(A); Sym && Sym->Address == A) {
       const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(U);
       if (auto End = LT ? markedPrologueEnd(*LT, A, A + Sym->Size)
@@ -760,6 +763,12 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
     if (!F)
       return F.takeError();
     if (!F->Copies.empty()) {
+      if (isReturnProbe(Spec.Kind))
+        return errorAt(P.SymbolRange,
+                       "'" + P.Symbol + "' exists only inlined (" +
+                           Twine(F->Copies.size()) +
+                           " copies), so it never returns to a caller; probe "
+                           "the line of its return statement instead");
       if (P.HasOffset && P.Offset)
         return errorAt(P.OffsetRange,
                        "'" + P.Symbol + "' exists only inlined (" +
@@ -816,7 +825,11 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
       // function name goes after the prologue, as gdb and perf put it; an
       // explicit offset inside it would read the slots before they are set.
       uint64_t Offset = P.Offset;
-      if (auto End = prologueEnd(*Sym)) {
+      // A return probe is at the entry, whatever the prologue.
+      std::optional<uint64_t> End;
+      if (!isReturnProbe(Spec.Kind))
+        End = prologueEnd(*Sym);
+      if (End) {
         bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
           return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
         });
@@ -1607,9 +1620,10 @@ resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
   if (Plans.empty())
     return errorAt(Skipped.front().Range,
                    Skipped.front().Message +
-                       (Skipped.size() > 1
-                            ? " (and at the " +
-                                  Twine(Skipped.size() - 1) +
+                       (Skipped.size() == 2
+                            ? Twine(" (and at the other site of this place)")
+                        : Skipped.size() > 2
+                            ? " (and at the " + Twine(Skipped.size() - 1) +
                                   " other sites of this place)"
                             : Twine()));
   for (ResolveWarning &W : Skipped) {
