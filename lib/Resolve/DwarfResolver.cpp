@@ -829,6 +829,18 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
       std::optional<uint64_t> End;
       if (!isReturnProbe(Spec.Kind))
         End = prologueEnd(*Sym);
+      // The bare name goes where gdb 13's `break NAME` does: first to the
+      // row the compiler marked as the prologue's end (clang -O2 marks
+      // it, possibly at the first instruction), then past the prologue of
+      // unoptimized code.
+      if (!P.HasOffset && !isReturnProbe(Spec.Kind))
+        if (DWARFUnit *U = DI.unitAt(Sym->Address))
+          if (const auto *LT = DI.dwarf().getLineTableForUnit(U))
+            if (auto Marked = markedPrologueEnd(*LT, Sym->Address,
+                                                Sym->Address + Sym->Size)) {
+              Offset = *Marked - Sym->Address;
+              End.reset();
+            }
       if (End) {
         bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
           return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();

@@ -13,7 +13,7 @@
 
 // expected-warning@+1 {{left out one of the 2 sites: 'x' is optimized out at use+0x}}
 BPF_PROBE_RECORD_NAMED(one_copy, "uprobe/./names:step:3(x, y)");
-// CHECK: p:one_copy ./names:use+{{[0-9]+}} x=%si:s32 y=%ax:s32
+// CHECK: p:one_copy ./names:use+{{[0-9]+}} x=%{{[a-z0-9]+}}:s32 y=%{{[a-z0-9]+}}:s32
 // CHECK-NOT: one_copy__1
 
 // Both copies (inline-only step by name).

@@ -10,9 +10,9 @@ struct opaque;                          /* defined in other.c only */
 struct opaque *make_opaque(int id);
 extern int shared_total;                /* defined in other.c */
 volatile int sink;
-void *volatile escape;
 
 struct rq_flags { long flags; int cookie; };
+void publish(struct rq_flags *p);       /* other.c: rf must be in memory */
 
 static inline __attribute__((always_inline)) int step(int x)
 {
@@ -36,7 +36,7 @@ static __attribute__((noinline)) int scale(int *p, int k)
 __attribute__((noinline)) int use(struct opaque *o, int n)
 {
 	struct rq_flags rf = { n + 100, 0 };
-	escape = &rf; lock_rq(&rf);     /* CALL_LINE 39 */
+	publish(&rf); lock_rq(&rf);     /* CALL_LINE 39 */
 	sink = rf.cookie;
 	int a = n;
 	return step(n) + step(sink) + scale(&a, 5) + scale(&n, 5) + (o != 0);

@@ -4,6 +4,14 @@
 struct opaque { int id; long weight; const char *tag; };
 int shared_total = 11;
 
+struct rq_flags { long flags; int cookie; };
+extern volatile int sink;
+
+void publish(struct rq_flags *p)
+{
+	sink = (int)p->flags;
+}
+
 struct opaque *make_opaque(int id)
 {
 	struct opaque *o = malloc(sizeof *o);
