@@ -947,18 +947,32 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
   if (!Locs)
     return errorAt(E.Range, "cannot read the location of '" + Name +
                                 "': " + toString(Locs.takeError()));
+  // Where else it has a location, for the message: merged, the first few.
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+  for (const DWARFLocationExpression &L : *Locs)
+    if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
+        L.Range->LowPC >= S.Sym.Address)
+      Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
+  llvm::sort(Ranges);
+  std::vector<std::pair<uint64_t, uint64_t>> Merged;
+  for (auto R : Ranges) {
+    if (!Merged.empty() && R.first <= Merged.back().second)
+      Merged.back().second = std::max(Merged.back().second, R.second);
+    else
+      Merged.push_back(R);
+  }
   std::string Available;
+  constexpr size_t ShownRanges = 4;
+  for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
+    Available += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
+                 "..+" + hex(Merged[I].second - S.Sym.Address);
+  if (Merged.size() > ShownRanges)
+    Available += " and " + std::to_string(Merged.size() - ShownRanges) +
+                 " more";
   for (const DWARFLocationExpression &L : *Locs) {
     if (L.Range && (S.Address < L.Range->LowPC ||
-                    S.Address >= L.Range->HighPC)) {
-      if (!L.Expr.empty() && L.Range->HighPC > L.Range->LowPC) {
-        if (!Available.empty())
-          Available += ", ";
-        Available += "+" + hex(L.Range->LowPC - S.Sym.Address) + "..+" +
-                     hex(L.Range->HighPC - S.Sym.Address);
-      }
+                    S.Address >= L.Range->HighPC))
       continue;
-    }
     if (L.Expr.empty())
       break;
     LocationContext Ctx = locationContext(S);
@@ -1358,11 +1372,20 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     auto M = findMember(Record, E.Name);
     if (!M) {
       std::vector<std::string> Names = memberNames(Record);
-      if (Names.empty())
+      bool IsRecord = Record && (Record.getTag() == dwarf::DW_TAG_structure_type ||
+                                 Record.getTag() == dwarf::DW_TAG_union_type ||
+                                 Record.getTag() == dwarf::DW_TAG_class_type);
+      if (!IsRecord)
+        return errorAt(E.Range, "'" + BaseText + "' " +
+                                    (Arrow ? "points to" : "has type") +
+                                    " '" + typeName(Record) +
+                                    "', not a struct or union");
+      if (Names.empty() && Record.find(dwarf::DW_AT_declaration))
         return errorAt(E.Range, "'" + typeName(Record) +
-                                    "' has no members (is it a struct or "
-                                    "union whose definition is in the debug "
-                                    "info?)");
+                                    "' is only declared in the debug info: "
+                                    "no unit defines it");
+      if (Names.empty())
+        return errorAt(E.Range, "'" + typeName(Record) + "' has no members");
       std::string Msg = "'" + typeName(Record) + "' has no member '" +
                         E.Name + "'";
       if (auto Best = didYouMean(E.Name, Names))
@@ -1505,8 +1528,21 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
   if (FT && (FT->Kind == FetchTypeSpec::String ||
              FT->Kind == FetchTypeSpec::UString)) {
-    // A char array in memory is its own address; a pointer is read.
+    // A char array in memory is its own address; a pointer is read. The
+    // characters must be bytes: a string of ints would be garbage.
     DWARFDie T = stripTypedefs(Type);
+    if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
+      DWARFDie Elem = stripTypedefs(
+          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+      bool Bytes = !Elem; // void *
+      if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
+        Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
+      if (!Bytes)
+        return errorAt(FT->Range,
+                       "':" + FT->name() + "' needs a pointer to char or a "
+                       "char array; '" + text(E.Range) + "' is a '" +
+                       typeName(Type) + "'");
+    }
     std::unique_ptr<FetchExpr> Addr;
     if (T && T.getTag() == dwarf::DW_TAG_array_type &&
         Loc.Kind == Located::Memory) {
@@ -1530,6 +1566,16 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   }
 
   ValueType VT;
+  if (FT && isAggregate(completeType(Type))) {
+    // A struct, union or array is copied whole or not at all: reading a
+    // scalar's worth of it would depend on where it lives.
+    DWARFDie Whole = completeType(Type);
+    return errorAt(FT->Range,
+                   "'" + text(E.Range) + "' is a '" + typeName(Whole) +
+                       "', not a scalar: fetch one of its members or "
+                       "elements, or leave out ':" + FT->name() +
+                       "' to copy it whole");
+  }
   if (FT) {
     ScalarType ST = scalarTypeForFetchType(*FT, ABI);
     VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
