@@ -943,11 +943,8 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
       break;
     }
     case SpecExpr::ArgN:
-      if (isReturnProbe(Spec.Kind))
-        return errorAt(E.Range, "'$arg" + Twine(E.Number) +
-                                    "' is not available in a return probe: "
-                                    "argument registers are clobbered at "
-                                    "return");
+      if (Error Err = checkArgPlace(Spec, E))
+        return std::move(Err);
       if (!AtEntry)
         return errorAt(E.Range, "'$arg" + Twine(E.Number) +
                                     "' is only known at function entry, not "

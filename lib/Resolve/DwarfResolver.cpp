@@ -334,7 +334,7 @@ private:
   /// first; at most Max.
   std::vector<DWARFDie> findEverywhere(DWARFUnit *Near,
                                        function_ref<bool(DWARFDie)> Accept,
-                                       size_t Max = 1);
+                                       size_t Max = 1, bool OtherUnits = true);
   /// A struct or union declared without members here, defined in another
   /// unit: the definition (found by tag and name, as gdb does); else T.
   DWARFDie completeType(DWARFDie T);
@@ -362,7 +362,7 @@ private:
 std::vector<DWARFDie>
 DwarfResolver::findEverywhere(DWARFUnit *Near,
                               function_ref<bool(DWARFDie)> Accept,
-                              size_t Max) {
+                              size_t Max, bool OtherUnits) {
   std::vector<DWARFDie> Out;
   auto Scan = [&](DWARFUnit *U) {
     if (!U || Out.size() >= Max)
@@ -376,6 +376,8 @@ DwarfResolver::findEverywhere(DWARFUnit *Near,
     }
   };
   Scan(Near);
+  if (!OtherUnits)
+    return Out;
   // The other units, through the context's own unit list (parsed on
   // demand: only look-ups that the probe's unit cannot answer get here).
   uint64_t NearOffset = Near ? Near->getOffset() : ~0ull;
@@ -1075,14 +1077,22 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
     }
   }
   // Globals: the probe's unit first, then (as gdb) any unit that defines
-  // the name.
+  // the name; the other units are read only when the symbol table has a
+  // data object of that name (a misspelt name on a kernel would otherwise
+  // parse every unit).
   if (S.Unit) {
-    auto Defined = findEverywhere(S.Unit, [&](DWARFDie C) {
-      return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
-             Name == C.getShortName() &&
-             (C.find(dwarf::DW_AT_location) ||
-              C.find(dwarf::DW_AT_const_value));
+    bool InSymtab = llvm::any_of(DI.findSymbol(Name), [](const ElfSymbol &Y) {
+      return !Y.IsFunction;
     });
+    auto Defined = findEverywhere(
+        S.Unit,
+        [&](DWARFDie C) {
+          return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
+                 Name == C.getShortName() &&
+                 (C.find(dwarf::DW_AT_location) ||
+                  C.find(dwarf::DW_AT_const_value));
+        },
+        1, InSymtab);
     for (DWARFDie C : Defined) {
       {
         if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
@@ -1191,9 +1201,8 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   case SpecExpr::Global:
     return lookup(S, E);
   case SpecExpr::ArgN: {
-    if (isReturnProbe(Spec.Kind))
-      return errorAt(E.Range, "'$arg" + Twine(E.Number) +
-                                  "' is gone when a return probe fires");
+    if (Error Err = checkArgPlace(Spec, E))
+      return std::move(Err);
     // The order of declaration is the abstract function's: an inlined or
     // out-of-line copy may list its parameters in another order.
     DWARFDie Decl = S.Function;

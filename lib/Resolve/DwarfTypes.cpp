@@ -128,7 +128,6 @@ static std::string declare(DWARFDie T, std::string Inner,
     if (!Inner.empty())
       D += (D.back() == '*' || D.back() == '&' ? "" : " ") + Inner;
     DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-    DWARFDie P = stripTypedefs(Pointee);
     // Strip only qualifiers to see whether the pointee binds tighter.
     DWARFDie Q = Pointee;
     for (unsigned I = 0; Q && I < 8; ++I) {
@@ -138,7 +137,6 @@ static std::string declare(DWARFDie T, std::string Inner,
         break;
       Q = Q.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
     }
-    (void)P;
     if (Q && (Q.getTag() == dwarf::DW_TAG_array_type ||
               Q.getTag() == dwarf::DW_TAG_subroutine_type))
       D = "(" + D + ")";

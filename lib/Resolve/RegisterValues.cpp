@@ -1,12 +1,13 @@
-//===- RegisterValues.cpp - $retval, once for every resolver -------------===//
+//===- RegisterValues.cpp - $argN and $retval, once for every resolver ---===//
 //
 /// \file
-/// Where a return probe finds the return value, by the psABI's rules for
-/// return values. The calling-convention resolver (types from the body's
-/// parameters) and the DWARF resolver (types from the debug info) both call
-/// returnValueLocation, so the same type gives the same fetch on both
-/// paths: a 64-bit `long long` of a 32-bit task is {%ax,%dx} on either, a
-/// `struct { double d; }` returned in %xmm0 is refused on either.
+/// Where `$argN` can be read, and where a return probe finds the return
+/// value, by the psABI's rules for return values. The calling-convention
+/// resolver (types from the body's parameters) and the DWARF resolver
+/// (types from the debug info) both call returnValueLocation, so the same
+/// type gives the same fetch on both paths: a 64-bit `long long` of a
+/// 32-bit task is {%ax,%dx} on either, a `struct { double d; }` returned in
+/// %xmm0 is refused on either.
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/Resolver.h"
@@ -40,6 +41,16 @@ Error checkRetvalPlace(const ProbeSpec &Spec, const SpecExpr &E) {
     return Error::success();
   return make_error<ResolveError>(E.Range, "'$retval' is only available in "
                                            "kretprobe and uretprobe probes");
+}
+
+Error checkArgPlace(const ProbeSpec &Spec, const SpecExpr &E) {
+  if (!isReturnProbe(Spec.Kind))
+    return Error::success();
+  return make_error<ResolveError>(
+      E.Range, ("'$arg" + Twine(E.Number) +
+                "' is not available in a return probe: argument registers "
+                "are clobbered at return")
+                   .str());
 }
 
 static std::string typeText(const ScalarType &T) {

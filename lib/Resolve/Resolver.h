@@ -222,11 +222,16 @@ llvm::Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                         const ArchABI &ABI, DebugInfo *DI,
                                         llvm::StringRef ConvName = "");
 
-// Register values: `$retval` and `%reg`, one implementation that every
-// resolver calls (RegisterValues.cpp), so that the calling-convention and
-// the DWARF resolver give the same answer for the same value.
+// Register values: where `$argN` can be read, `$retval` (and `%reg`:
+// registerOf), one implementation that every resolver calls
+// (RegisterValues.cpp), so that the calling-convention and the DWARF
+// resolver give the same answer for the same value.
 
 struct CallingConv;
+
+/// An error at E unless a `$argN` can be read in a probe of Spec's kind
+/// (not in return probes); both resolvers refuse it with this message.
+llvm::Error checkArgPlace(const ProbeSpec &Spec, const SpecExpr &E);
 
 /// An error at E unless a `$retval` can be read in a probe of Spec's kind.
 llvm::Error checkRetvalPlace(const ProbeSpec &Spec, const SpecExpr &E);
