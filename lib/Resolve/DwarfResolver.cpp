@@ -335,6 +335,10 @@ private:
   std::vector<DWARFDie> findEverywhere(DWARFUnit *Near,
                                        function_ref<bool(DWARFDie)> Accept,
                                        size_t Max = 1, bool OtherUnits = true);
+  /// False when no DIE can be named Name: names of 8 or more bytes are
+  /// strings of .debug_str (DW_FORM_strp/strx, which both compilers use for
+  /// them), so a name absent from it needs no walk through every unit.
+  bool mayBeNamed(StringRef Name);
   /// A struct or union declared without members here, defined in another
   /// unit: the definition (found by tag and name, as gdb does); else T.
   DWARFDie completeType(DWARFDie T);
@@ -391,6 +395,15 @@ DwarfResolver::findEverywhere(DWARFUnit *Near,
   return Out;
 }
 
+bool DwarfResolver::mayBeNamed(StringRef Name) {
+  if (Name.size() < 8)
+    return true;
+  StringRef Str = DI.dwarf().getDWARFObj().getStrSection();
+  if (Str.starts_with((Name + Twine('\0')).str()))
+    return true;
+  return Str.contains((Twine('\0') + Name + Twine('\0')).str());
+}
+
 DWARFDie DwarfResolver::completeType(DWARFDie T) {
   DWARFDie S = stripTypedefs(T);
   if (!S || !S.find(dwarf::DW_AT_declaration))
@@ -403,6 +416,8 @@ DWARFDie DwarfResolver::completeType(DWARFDie T) {
   if (!Name)
     return T;
   StringRef N(Name);
+  if (!mayBeNamed(N))
+    return T;
   auto Defs = findEverywhere(S.getDwarfUnit(), [&](DWARFDie C) {
     return C.getTag() == Tag && !C.find(dwarf::DW_AT_declaration) &&
            C.getShortName() && N == C.getShortName() && C.hasChildren();
@@ -413,6 +428,8 @@ DWARFDie DwarfResolver::completeType(DWARFDie T) {
 std::vector<DWARFDie> DwarfResolver::inlinedCopies(StringRef Name,
                                                    DWARFDie &Abstract) {
   std::vector<DWARFDie> Copies;
+  if (!mayBeNamed(Name))
+    return Copies;
   auto Abstracts = findEverywhere(
       nullptr,
       [&](DWARFDie C) {
