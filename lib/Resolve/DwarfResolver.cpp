@@ -1719,6 +1719,19 @@ resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
   return std::move(Plans);
 }
 
+bool describesFunction(const ProbeSpec &Spec, DebugInfo &DI) {
+  if (Spec.Place.Form != ProbePlace::SymbolOffset)
+    return true;
+  for (const ElfSymbol &S : DI.findSymbol(Spec.Place.Symbol)) {
+    if (!S.IsFunction)
+      continue;
+    DWARFUnit *U = DI.unitAt(S.Address);
+    if (U && U->getSubroutineForAddress(S.Address))
+      return true;
+  }
+  return false;
+}
+
 Expected<std::vector<SiteVariables>>
 listVariables(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI) {
   DwarfResolver R(Spec, DI, ABI);

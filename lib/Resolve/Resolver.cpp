@@ -56,6 +56,10 @@ Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                   StringRef ConvName) {
   Resolution R;
   DebugInfoNeed Need = debugInfoNeed(Spec);
+  // An optional look-up falls back to the calling convention for a
+  // function the debug info does not describe (assembly).
+  if (DI && Need == DebugInfoNeed::Optional && !describesFunction(Spec, *DI))
+    DI = nullptr;
   if (DI && Need != DebugInfoNeed::None) {
     auto Plans = resolveWithDwarf(Spec, *DI, ABI, &R.Warnings);
     if (!Plans)
