@@ -1722,14 +1722,18 @@ resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
 bool describesFunction(const ProbeSpec &Spec, DebugInfo &DI) {
   if (Spec.Place.Form != ProbePlace::SymbolOffset)
     return true;
+  // No symbol of that name: the DWARF resolver says why (an inline-only
+  // function has no return, a misspelt name gets a suggestion).
+  bool AnySymbol = false;
   for (const ElfSymbol &S : DI.findSymbol(Spec.Place.Symbol)) {
     if (!S.IsFunction)
       continue;
+    AnySymbol = true;
     DWARFUnit *U = DI.unitAt(S.Address);
     if (U && U->getSubroutineForAddress(S.Address))
       return true;
   }
-  return false;
+  return !AnySymbol;
 }
 
 Expected<std::vector<SiteVariables>>

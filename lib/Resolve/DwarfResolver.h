@@ -36,8 +36,9 @@ resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
                  std::vector<ResolveWarning> *Warnings = nullptr);
 
 /// Whether DI describes the function Spec's place names (a subprogram of
-/// its symbol): a return probe's `$retval` takes its type from it when it
-/// does, and from the body's parameter otherwise (assembly functions).
+/// its symbol, or no symbol of that name, which only DWARF can explain): a
+/// return probe's `$retval` takes its type from it when it does, and from
+/// the body's parameter otherwise (assembly functions).
 bool describesFunction(const ProbeSpec &Spec, DebugInfo &DI);
 
 /// One variable visible at a site, for `bpfprobe-resolve --vars` and for
