@@ -668,6 +668,15 @@ std::optional<uint64_t> DwarfResolver::prologueEnd(const ElfSymbol &Sym) {
     if (!L->isFormClass(DWARFFormValue::FC_Exprloc) &&
         !L->isFormClass(DWARFFormValue::FC_Block))
       return std::nullopt;
+    // In a stack slot (DW_OP_fbreg, DW_OP_bregN): a parameter that stays in
+    // its register (a leaf function at -O2) needs no prologue to run, and
+    // gdb does not skip one there.
+    auto Block = L->getAsBlock();
+    if (!Block || Block->empty() ||
+        !((*Block)[0] == dwarf::DW_OP_fbreg ||
+          ((*Block)[0] >= dwarf::DW_OP_breg0 &&
+           (*Block)[0] <= dwarf::DW_OP_breg31)))
+      return std::nullopt;
     HasParam = true;
   }
   if (!HasParam)
