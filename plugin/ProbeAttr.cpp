@@ -58,6 +58,30 @@ using namespace llvm;
 namespace bpfprobe {
 namespace {
 
+/// A library hint in the plugin's own options.
+std::string hintWords(const Hint &H) {
+  switch (H.Kind) {
+  case Hint::None:
+    return "";
+  case Hint::DebugInfoPath:
+    return "pass -fplugin-arg-bpfprobe-debuginfo=PATH";
+  case Hint::DebugInfoOption:
+    return "-fplugin-arg-bpfprobe-debuginfo";
+  case Hint::CallConv:
+    return "pass -fplugin-arg-bpfprobe-cc=" + H.Payload;
+  }
+  return "";
+}
+
+/// The message of any library error, hints in the plugin's words.
+std::string messageOf(Error E) {
+  std::string M;
+  handleAllErrors(
+      std::move(E), [&](const HintedError &H) { M = H.render(hintWords); },
+      [&](const ErrorInfoBase &Other) { M = Other.message(); });
+  return M;
+}
+
 //===----------------------------------------------------------------------===//
 // The bpfprobe("...") attribute
 //===----------------------------------------------------------------------===//
@@ -388,6 +412,11 @@ private:
     return D.Report(L, D.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
            << Msg;
   }
+  DiagnosticBuilder warning(SourceLocation L, StringRef Msg) {
+    DiagnosticsEngine &D = diags();
+    return D.Report(L, D.getCustomDiagID(DiagnosticsEngine::Warning, "%0"))
+           << Msg;
+  }
   DiagnosticBuilder note(SourceLocation L, StringRef Msg) {
     DiagnosticsEngine &D = diags();
     return D.Report(L, D.getCustomDiagID(DiagnosticsEngine::Note, "%0"))
@@ -505,19 +534,8 @@ private:
       return;
 
     std::vector<SitePlan> Plans;
-    if (needsDebugInfo(Spec)) {
-      if (!resolveDwarf(Spec, *A, Loc, Plans))
-        return;
-    } else {
-      auto PlanOrErr = resolveWithoutDebugInfo(Spec, Inputs, *A, Opts.CallConv);
-      if (!PlanOrErr) {
-        handleAllErrors(PlanOrErr.takeError(), [&](const ResolveError &E) {
-          error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
-        });
-        return;
-      }
-      Plans.push_back(std::move(*PlanOrErr));
-    }
+    if (!resolve(Spec, Inputs, *A, Loc, Plans))
+      return;
 
     ASTContext &Ctx = CI.getASTContext();
     for (size_t N = 0; N < Plans.size(); ++N) {
@@ -663,7 +681,7 @@ private:
         auto T = classifyBuiltinCType(Arg.Type, A);
         if (!T) {
           handleAllErrors(T.takeError(), [&](const ResolveError &E) {
-            error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
+            error(Loc.at(E.range().Begin), E.render(hintWords)) << Loc.range(E.range());
           });
           return false;
         }
@@ -749,31 +767,45 @@ private:
     return QualType();
   }
 
-  /// Finds (once per target) and resolves against the target's DWARF.
-  bool resolveDwarf(const ProbeSpec &Spec, const ArchABI &A,
-                    const SpecLocator &Loc, std::vector<SitePlan> &Plans) {
+  /// Resolves through the library's one entry point, finding the target's
+  /// debug info (once per target) when the spec needs or can use it.
+  bool resolve(const ProbeSpec &Spec, ArrayRef<ArgInput> Inputs,
+               const ArchABI &A, const SpecLocator &Loc,
+               std::vector<SitePlan> &Plans) {
     bool Kernel = !isUserProbe(Spec.Kind);
-    if (!DebugInfos) {
-      FinderOptions FO;
-      FO.ExplicitPath = Opts.DebugInfo;
-      DebugInfos = std::make_unique<DebugInfoCache>(FO);
+    DebugInfoNeed Need = debugInfoNeed(Spec);
+    DebugInfo *DI = nullptr;
+    if (Need != DebugInfoNeed::None) {
+      if (!DebugInfos) {
+        FinderOptions FO;
+        FO.ExplicitPath = Opts.DebugInfo;
+        DebugInfos = std::make_unique<DebugInfoCache>(FO);
+      }
+      if (Need == DebugInfoNeed::Optional) {
+        DI = DebugInfos->find(Spec.Binary, Kernel);
+      } else {
+        auto Found = DebugInfos->get(Spec.Binary, Kernel);
+        if (!Found) {
+          TextRange R = Kernel ? Spec.KindRange : Spec.BinaryRange;
+          error(Loc.at(R.Begin), messageOf(Found.takeError())) << Loc.range(R);
+          return false;
+        }
+        if (!*Found)
+          return false; // already reported for this target
+        DI = *Found;
+      }
     }
-    auto DI = DebugInfos->get(Spec.Binary, Kernel);
-    if (!DI) {
-      TextRange R = Kernel ? Spec.KindRange : Spec.BinaryRange;
-      error(Loc.at(R.Begin), toString(DI.takeError())) << Loc.range(R);
-      return false;
-    }
-    if (!*DI)
-      return false; // already reported for this target
-    auto PlansOrErr = resolveWithDwarf(Spec, **DI, A);
-    if (!PlansOrErr) {
-      handleAllErrors(PlansOrErr.takeError(), [&](const ResolveError &E) {
-        error(Loc.at(E.range().Begin), E.text()) << Loc.range(E.range());
+    auto R = resolveProbe(Spec, Inputs, A, DI, Opts.CallConv);
+    if (!R) {
+      handleAllErrors(R.takeError(), [&](const ResolveError &E) {
+        error(Loc.at(E.range().Begin), E.render(hintWords))
+            << Loc.range(E.range());
       });
       return false;
     }
-    Plans = std::move(*PlansOrErr);
+    for (const ResolveWarning &W : R->Warnings)
+      warning(Loc.at(W.Range.Begin), W.Message) << Loc.range(W.Range);
+    Plans = std::move(R->Plans);
     return true;
   }
 

@@ -84,26 +84,27 @@ struct Options {
   std::vector<std::string> Specs;
 };
 
-/// The library's messages name the plugin's options; this tool's are
-/// spelled differently.
-std::string forThisTool(StringRef Message) {
-  std::string M = Message.str();
-  for (auto [From, To] :
-       {std::pair<StringRef, StringRef>{"-fplugin-arg-bpfprobe-debuginfo=PATH",
-                                        "--debuginfo PATH"},
-        {"-fplugin-arg-bpfprobe-debuginfo", "--debuginfo"},
-        {"-fplugin-arg-bpfprobe-cc=", "--cc "}})
-    for (size_t At = M.find(From.str()); At != std::string::npos;
-         At = M.find(From.str(), At + To.size()))
-      M.replace(At, From.size(), To.str());
-  return M;
+/// A library hint in this tool's own options.
+std::string hintWords(const Hint &H) {
+  switch (H.Kind) {
+  case Hint::None:
+    return "";
+  case Hint::DebugInfoPath:
+    return "pass --debuginfo PATH";
+  case Hint::DebugInfoOption:
+    return "--debuginfo";
+  case Hint::CallConv:
+    return "pass --cc " + H.Payload;
+  }
+  return "";
 }
 
 /// "error: MESSAGE", the spec, and a caret line under the bytes of Range
 /// (one '^' then '~' to its end), as bpfprobe-spec-dump and clang show it.
-void reportAt(StringRef Spec, TextRange Range, StringRef Message) {
+void reportAt(StringRef Spec, TextRange Range, StringRef Message,
+              StringRef Severity = "error") {
   outs().flush();
-  errs() << "error: " << forThisTool(Message) << '\n' << Spec << '\n';
+  errs() << Severity << ": " << Message << '\n' << Spec << '\n';
   std::string Caret;
   unsigned End = std::max(Range.End, Range.Begin + 1);
   for (unsigned I = 0; I < End && I <= Spec.size(); ++I) {
@@ -126,7 +127,12 @@ void report(StringRef Spec, Error E, TextRange Fallback) {
       [&](const SpecError &S) {
         reportAt(Spec, {S.offset(), S.offset() + 1}, S.text());
       },
-      [&](const ResolveError &R) { reportAt(Spec, R.range(), R.text()); },
+      [&](const ResolveError &R) {
+        reportAt(Spec, R.range(), R.render(hintWords));
+      },
+      [&](const HintedError &H) {
+        reportAt(Spec, Fallback, H.render(hintWords));
+      },
       [&](const ErrorInfoBase &Other) {
         reportAt(Spec, Fallback, Other.message());
       });
@@ -168,7 +174,10 @@ Expected<DebugInfo *> Resolver::debugInfo(const ProbeSpec &Spec) {
   auto DI = DebugInfos.get(Spec.Binary, Kernel);
   OpenMs += msSince(T0);
   if (!DI) {
-    std::string Msg = toString(DI.takeError());
+    std::string Msg;
+    handleAllErrors(
+        DI.takeError(), [&](const HintedError &H) { Msg = H.render(hintWords); },
+        [&](const ErrorInfoBase &Other) { Msg = Other.message(); });
     Missing[Key] = Msg;
     return createStringError(inconvertibleErrorCode(), Msg);
   }
@@ -241,40 +250,47 @@ std::string probeName(const ProbeSpec &Spec, ArrayRef<SitePlan> Plans) {
 bool Resolver::printPlans(const ProbeSpec &Spec) {
   TextRange Whole{0, unsigned(Spec.Text.size())};
   std::vector<SitePlan> Plans;
-  if (needsDebugInfo(Spec)) {
-    auto DI = debugInfo(Spec);
-    if (!DI) {
-      report(Spec.Text, DI.takeError(),
+  DebugInfoNeed Need = debugInfoNeed(Spec);
+  DebugInfo *DI = nullptr;
+  if (Need == DebugInfoNeed::Required) {
+    auto Found = debugInfo(Spec);
+    if (!Found) {
+      report(Spec.Text, Found.takeError(),
              isUserProbe(Spec.Kind) ? Spec.BinaryRange : Spec.KindRange);
       return false;
     }
+    DI = *Found;
+  } else if (Need == DebugInfoNeed::Optional) {
     auto T0 = Clock::now();
-    auto P = resolveWithDwarf(Spec, **DI, ABI);
-    ResolveMs += msSince(T0);
-    if (!P) {
-      report(Spec.Text, P.takeError(), Whole);
+    DI = DebugInfos.find(Spec.Binary, !isUserProbe(Spec.Kind));
+    OpenMs += msSince(T0);
+    if (DI && !llvm::is_contained(Used, DI))
+      Used.push_back(DI);
+  }
+  std::vector<ArgInput> In;
+  if (Need != DebugInfoNeed::Required) {
+    auto I = inputs(Spec);
+    if (!I) {
+      report(Spec.Text, I.takeError(), Whole);
       return false;
     }
-    Plans = std::move(*P);
-    // The arguments are named by their text, like recording probes.
+    In = std::move(*I);
+  }
+  auto T0 = Clock::now();
+  auto R = resolveProbe(Spec, In, ABI, DI, Opts.CallConv);
+  ResolveMs += msSince(T0);
+  if (!R) {
+    report(Spec.Text, R.takeError(), Whole);
+    return false;
+  }
+  for (const ResolveWarning &W : R->Warnings)
+    reportAt(Spec.Text, W.Range, W.Message, "warning");
+  Plans = std::move(R->Plans);
+  // The arguments are named by their text, like recording probes.
+  if (R->FromDwarf)
     for (SitePlan &Plan : Plans)
       for (size_t I = 0; I < Plan.Args.size(); ++I)
         Plan.Args[I].Name = argValueName(Spec, Spec.Args[I]);
-  } else {
-    auto In = inputs(Spec);
-    if (!In) {
-      report(Spec.Text, In.takeError(), Whole);
-      return false;
-    }
-    auto T0 = Clock::now();
-    auto P = resolveWithoutDebugInfo(Spec, *In, ABI, Opts.CallConv);
-    ResolveMs += msSince(T0);
-    if (!P) {
-      report(Spec.Text, P.takeError(), Whole);
-      return false;
-    }
-    Plans.push_back(std::move(*P));
-  }
   std::string Base = probeName(Spec, Plans);
   for (size_t N = 0; N < Plans.size(); ++N) {
     Plans[N].Program = siteProgramName(Base, N);

@@ -21,8 +21,13 @@ namespace bpfprobe {
 
 char ResolveError::ID = 0;
 
-static Error errorAt(TextRange R, const Twine &Msg) {
-  return make_error<ResolveError>(R, Msg.str());
+static Error errorAt(TextRange R, const Twine &Msg, Hint H = {}) {
+  return make_error<ResolveError>(R, Msg.str(), std::move(H));
+}
+
+static Hint debugInfoHint() { return {Hint::DebugInfoPath, "", ""}; }
+static Hint convHint(StringRef Name) {
+  return {Hint::CallConv, Name.str(), ""};
 }
 
 /// Fixed-width and POSIX names every kernel and libc program agrees on.
@@ -378,8 +383,8 @@ private:
     return Error::success();
   }
 
-  Error refuse(const Twine &Why) {
-    return errorAt(Range, "cannot fetch '" + Text + "': " + Why);
+  Error refuse(const Twine &Why, Hint H = {}) {
+    return errorAt(Range, "cannot fetch '" + Text + "': " + Why, std::move(H));
   }
 
   std::unique_ptr<FetchExpr> reg(unsigned I) {
@@ -601,8 +606,8 @@ private:
                         "passed in VFP registers (AAPCS 6.1.2.1, 6.5 C.2), "
                         "which struct pt_regs does not hold; if the program "
                         "is built for the base standard (armel, soft or "
-                        "softfp float ABI), pass "
-                        "-fplugin-arg-bpfprobe-cc=aapcs");
+                        "softfp float ABI), ",
+                        convHint("aapcs"));
       }
       unsigned N = divideCeil(Size, 4);
       if (Align >= 8) // C.3
@@ -788,8 +793,8 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
     TextRange R = Spec.Place.Form == ProbePlace::SymbolRelLine
                       ? Spec.Place.LineRange
                       : Spec.Place.FileRange;
-    return errorAt(R, "source-line probes need debug info: pass "
-                      "-fplugin-arg-bpfprobe-debuginfo=PATH");
+    return errorAt(R, "source-line probes need debug info: ",
+                   debugInfoHint());
   }
 
   if (ABI.CompatOf && !isUserProbe(Spec.Kind))
@@ -847,8 +852,8 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
         return errorAt(Arg.Range,
                        "arguments by type are only known at function entry, "
                        "not at " + Where +
-                           "; fetch names with debug info: pass "
-                           "-fplugin-arg-bpfprobe-debuginfo=PATH");
+                           "; fetch names with debug info: ",
+                       debugInfoHint());
       // Floating-point arguments: where the ABI passes them like integers
       // (on the i386 stack, in arm base-standard core registers, in n64's
       // stack slots) their bits are fetched as an unsigned integer, shown
@@ -869,7 +874,8 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                              "(AAPCS 6.1.2, 6.5 C.1), which struct pt_regs "
                              "does not hold; if the program is built for the "
                              "base standard (armel, soft or softfp float "
-                             "ABI), pass -fplugin-arg-bpfprobe-cc=aapcs");
+                             "ABI), ",
+                         convHint("aapcs"));
         return errorAt(Arg.Range,
                        "cannot fetch '" + In.Type.Text +
                            "': floating-point arguments are passed in FP "
@@ -898,8 +904,19 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
     const SpecExpr &E = *Arg.Expr;
     if (auto R = partNeedingDebugInfo(E))
       return errorAt(*R, "'" + Spec.Text.substr(R->Begin, R->End - R->Begin) +
-                             "' needs debug info: pass "
-                             "-fplugin-arg-bpfprobe-debuginfo=PATH");
+                             "' needs debug info: ",
+                     debugInfoHint());
+    // Where the return value is, before whether its type can be fetched:
+    // the answer (or refusal) is the DWARF resolver's too.
+    std::optional<ReturnLocation> Ret;
+    if (E.Kind == SpecExpr::RetVal) {
+      if (Error Err = checkRetvalPlace(Spec, E))
+        return std::move(Err);
+      auto L = returnValueLocation(In.Type, ABI, CC, E.Range);
+      if (!L)
+        return L.takeError();
+      Ret = std::move(*L);
+    }
     auto VT = valueTypeFor(In.Type, ABI, Arg.Range);
     if (!VT)
       return VT.takeError();
@@ -926,11 +943,8 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
       break;
     }
     case SpecExpr::ArgN:
-      if (isReturnProbe(Spec.Kind))
-        return errorAt(E.Range, "'$arg" + Twine(E.Number) +
-                                    "' is not available in a return probe: "
-                                    "argument registers are clobbered at "
-                                    "return");
+      if (Error Err = checkArgPlace(Spec, E))
+        return std::move(Err);
       if (!AtEntry)
         return errorAt(E.Range, "'$arg" + Twine(E.Number) +
                                     "' is only known at function entry, not "
@@ -952,28 +966,9 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
       break;
     }
     case SpecExpr::RetVal:
-      if (!isReturnProbe(Spec.Kind))
-        return errorAt(E.Range, "'$retval' is only available in kretprobe "
-                                "and uretprobe probes");
-      if (P.Type.Kind == ValueType::Aggregate)
-        return errorAt(E.Range, "'$retval' of a struct or union is not "
-                                "supported: the return registers or memory "
-                                "depend on its classification");
-      if (P.Type.Size > ABI.PointerSize) {
-        // A 64-bit return on a 32-bit ABI in two registers, listed in
-        // memory order (edx:eax and r1:r0 are little-endian: eax first).
-        if (CC.RetRegs.size() < 2 || P.Type.Size > 2 * ABI.PointerSize)
-          return errorAt(E.Range, "'$retval' of " + Twine(P.Type.Size * 8) +
-                                      " bits does not fit the return "
-                                      "registers of " + ABI.Name);
-        std::vector<std::unique_ptr<FetchExpr>> Parts;
-        Parts.push_back(FetchExpr::reg(CC.RetRegs[0]));
-        Parts.push_back(FetchExpr::reg(CC.RetRegs[1]));
-        P.Expr = FetchExpr::pieces(std::move(Parts),
-                                   {ABI.PointerSize, ABI.PointerSize});
-        break;
-      }
-      P.Expr = FetchExpr::reg(CC.RetRegs[0]);
+      P.Expr = Ret->Kind == ReturnLocation::InMemory
+                   ? FetchExpr::deref(std::move(Ret->Expr), P.Type.Size)
+                   : std::move(Ret->Expr);
       break;
     default:
       return errorAt(E.Range, "unsupported expression");

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DebugInfoFinder.h"
+#include "Resolve/Resolver.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -180,10 +181,15 @@ Error makeError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
 
-/// The hint every "not found" error ends with.
-constexpr const char *UserHint =
-    "pass -fplugin-arg-bpfprobe-debuginfo=PATH or install the -dbgsym/-dbg "
-    "package";
+/// An error whose message names the debug-info option: Before, the option
+/// in the front end's words (Kind), then After.
+Error hintedError(const Twine &Before, Hint::KindTy Kind,
+                  const Twine &After) {
+  return make_error<HintedError>(Before.str(), Hint{Kind, "", After.str()});
+}
+
+/// The words every "not found" error ends with, after "pass PATH-OPTION".
+constexpr const char *UserHintTail = " or install the -dbgsym/-dbg package";
 
 /// An opened candidate file.
 using OwnedObject = OwningBinary<ObjectFile>;
@@ -616,9 +622,9 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
   if (!Opts.ExplicitPath.empty()) {
     Expected<OwnedObject> Bin = openElf(Opts.ExplicitPath);
     if (!Bin)
-      return makeError("debug info '" + Opts.ExplicitPath +
-                       "' given by -fplugin-arg-bpfprobe-debuginfo: " +
-                       quietMessage(Bin.takeError()));
+      return hintedError("debug info '" + Opts.ExplicitPath + "' given by ",
+                         Hint::DebugInfoOption,
+                         ": " + quietMessage(Bin.takeError()));
     std::string Id = readBuildId(*Bin->getBinary());
     if (!BinId.empty() && !Id.empty() && Id != BinId)
       return makeError("debug info '" + Opts.ExplicitPath + "' has build-id " +
@@ -690,8 +696,8 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
         return finish(std::move(DI), std::move(*Bin), *Path, "debuginfod");
   }
 
-  return makeError("no debug info for " + Target + ": " + triedList() + "; " +
-                   UserHint);
+  return hintedError("no debug info for " + Target + ": " + triedList() + "; ",
+                     Hint::DebugInfoPath, UserHintTail);
 }
 
 /// The running kernel's release, as uname -r prints it.
@@ -753,11 +759,12 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
   if (!Opts.ExplicitPath.empty()) {
     Expected<OwnedObject> Bin = openElf(Opts.ExplicitPath);
     if (!Bin)
-      return makeError("debug info '" + Opts.ExplicitPath +
-                       "' given by -fplugin-arg-bpfprobe-debuginfo: " +
-                       quietMessage(Bin.takeError()) + "; expected an ELF " +
-                       (IsModule ? "module .ko" : "vmlinux") +
-                       " with symbols and DWARF");
+      return hintedError("debug info '" + Opts.ExplicitPath + "' given by ",
+                         Hint::DebugInfoOption,
+                         ": " + quietMessage(Bin.takeError()) +
+                             "; expected an ELF " +
+                             (IsModule ? "module .ko" : "vmlinux") +
+                             " with symbols and DWARF");
     const ObjectFile &Obj = *Bin->getBinary();
     if (!hasSymtab(Obj) || !hasDwarf(Obj))
       return makeError(
@@ -772,25 +779,29 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
     return Adopt(std::move(*Bin), Opts.ExplicitPath, "explicit path");
   }
 
-  std::string PackageHint =
+  // Before and after "pass PATH-OPTION" in the messages that end in it.
+  std::string PackageHintHead =
       Release.empty()
-          ? std::string(UserHint)
+          ? std::string()
           : "install linux-image-" + Release + "-dbg (it provides " +
                 (IsModule ? "/usr/lib/debug/lib/modules/" + Release + "/"
                           : "/usr/lib/debug/boot/vmlinux-" + Release) +
-                ") or pass -fplugin-arg-bpfprobe-debuginfo=PATH to an ELF " +
-                (IsModule ? "module .ko" : "vmlinux") +
-                " with symbols and DWARF";
+                ") or ";
+  std::string PackageHintTail =
+      Release.empty() ? std::string(UserHintTail)
+                      : std::string(" to an ELF ") +
+                            (IsModule ? "module .ko" : "vmlinux") +
+                            " with symbols and DWARF";
 
   // Without the running build-id nothing found could be proven to match.
   if (IsModule && !NotesBuf) {
     SmallString<256> ModDir(Opts.SysfsRoot);
     sys::path::append(ModDir, "module", normalizeModuleName(Module));
     if (!sys::fs::is_directory(ModDir))
-      return makeError("module " + Module + " is not loaded (no " + ModDir +
-                       "); load it (modprobe " + Module +
-                       ") or pass -fplugin-arg-bpfprobe-debuginfo=PATH to "
-                       "its .ko with symbols and DWARF");
+      return hintedError("module " + Module + " is not loaded (no " + ModDir +
+                             "); load it (modprobe " + Module + ") or ",
+                         Hint::DebugInfoPath,
+                         " to its .ko with symbols and DWARF");
     sys::path::append(ModDir, "notes");
     if (!sys::fs::is_directory(ModDir))
       return makeError("module " + Module + " is built into the kernel (no " +
@@ -799,9 +810,10 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
                        "(kprobe/SYMBOL, without the module name)");
   }
   if (!NotesError.empty())
-    return makeError("cannot find debug info for " + What +
-                     " without the running build-id: " + Notes + ": " +
-                     NotesError + "; " + PackageHint);
+    return hintedError("cannot find debug info for " + What +
+                           " without the running build-id: " + Notes + ": " +
+                           NotesError + "; " + PackageHintHead,
+                       Hint::DebugInfoPath, PackageHintTail);
 
   Expectation Want;
   Want.BuildId = RunningId;
@@ -854,8 +866,10 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
             tryCandidate(*Path, "from debuginfod", Want))
       return Adopt(std::move(*Bin), *Path, "debuginfod");
 
-  return makeError("no debug info for " + What + " " + Release + " (build-id " +
-                   RunningId + "): " + triedList() + "; " + PackageHint);
+  return hintedError("no debug info for " + What + " " + Release +
+                         " (build-id " + RunningId + "): " + triedList() +
+                         "; " + PackageHintHead,
+                     Hint::DebugInfoPath, PackageHintTail);
 }
 
 } // namespace
@@ -896,6 +910,24 @@ Expected<DebugInfo *> DebugInfoCache::get(StringRef Target, bool Kernel) {
   if (!DI) {
     Opened[Key] = nullptr;
     return DI.takeError();
+  }
+  return Opened.emplace(Key, std::move(*DI)).first->second.get();
+}
+
+DebugInfo *DebugInfoCache::find(StringRef Target, bool Kernel) {
+  std::string Key = ((Kernel ? "kernel:" : "user:") + Target).str();
+  auto It = Opened.find(Key);
+  if (It != Opened.end())
+    return It->second.get();
+  if (NotFound.count(Key))
+    return nullptr;
+  FinderOptions Quiet = Opts;
+  Quiet.UseDebuginfod = false;
+  auto DI = findDebugInfo(Target, Kernel, Quiet);
+  if (!DI) {
+    consumeError(DI.takeError());
+    NotFound.insert(Key);
+    return nullptr;
   }
   return Opened.emplace(Key, std::move(*DI)).first->second.get();
 }

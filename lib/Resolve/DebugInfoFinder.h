@@ -40,6 +40,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -169,8 +170,14 @@ public:
   /// reported it already).
   llvm::Expected<DebugInfo *> get(llvm::StringRef Target, bool Kernel);
 
+  /// The debug info of a target if it is at hand (debuginfod is not
+  /// asked), else nullptr; a failure here is not reported, and get() still
+  /// reports it.
+  DebugInfo *find(llvm::StringRef Target, bool Kernel);
+
 private:
   FinderOptions Opts;
+  std::set<std::string> NotFound; ///< find() failed for these keys
   /// "kernel:<module>" / "user:<path>" -> opened (null: failed before).
   std::map<std::string, std::unique_ptr<DebugInfo>> Opened;
 };

@@ -45,6 +45,19 @@ Error errorAt(TextRange R, const Twine &Msg) {
   return make_error<ResolveError>(R, Msg.str());
 }
 
+/// A value with no location at one site (its copy of an inlined function
+/// dropped it): other sites of the probe may still have it.
+class NotHereError : public ErrorInfo<NotHereError, ResolveError> {
+public:
+  static char ID;
+  using ErrorInfo::ErrorInfo;
+};
+char NotHereError::ID = 0;
+
+Error notHereAt(TextRange R, const Twine &Msg) {
+  return make_error<NotHereError>(R, Msg.str());
+}
+
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 
 /// Closest candidate by edit distance, if close enough to suggest.
@@ -107,6 +120,166 @@ bool isVariableTag(dwarf::Tag T) {
   return T == dwarf::DW_TAG_variable || T == dwarf::DW_TAG_formal_parameter;
 }
 
+/// The scalar leaves of a DWARF type at Base, as TypeLayout lays them out
+/// for calling conventions (at most a few hundred; deeper nesting is cut).
+void collectLeaves(DWARFDie T, unsigned Base, unsigned PointerSize,
+                   bool InUnion, unsigned Depth,
+                   std::vector<LayoutLeaf> &Out) {
+  T = stripTypedefs(T);
+  if (!T || Depth > 16 || Out.size() > 256)
+    return;
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_structure_type:
+  case dwarf::DW_TAG_class_type:
+  case dwarf::DW_TAG_union_type: {
+    bool Union = T.getTag() == dwarf::DW_TAG_union_type;
+    for (DWARFDie M : T.children()) {
+      if (M.getTag() != dwarf::DW_TAG_member)
+        continue;
+      uint64_t Off = dwarf::toUnsigned(
+                         M.find(dwarf::DW_AT_data_member_location))
+                         .value_or(0);
+      collectLeaves(typeOf(M), Base + Off, PointerSize, InUnion || Union,
+                    Depth + 1, Out);
+    }
+    return;
+  }
+  case dwarf::DW_TAG_array_type: {
+    DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ES = typeSize(Elem, PointerSize);
+    auto TS = typeSize(T, PointerSize);
+    if (!ES || !*ES || !TS)
+      return;
+    for (uint64_t I = 0; I < *TS / *ES && Out.size() <= 256; ++I)
+      collectLeaves(Elem, Base + I * *ES, PointerSize, InUnion, Depth + 1,
+                    Out);
+    return;
+  }
+  default: {
+    LayoutLeaf L;
+    L.Offset = Base;
+    L.Size = typeSize(T, PointerSize).value_or(0);
+    auto Enc = dwarf::toUnsigned(T.find(dwarf::DW_AT_encoding));
+    L.IsFloat = T.getTag() == dwarf::DW_TAG_base_type && Enc &&
+                (*Enc == dwarf::DW_ATE_float ||
+                 *Enc == dwarf::DW_ATE_complex_float);
+    L.InUnion = InUnion;
+    L.Direct = Depth == 1;
+    Out.push_back(L);
+    return;
+  }
+  }
+}
+
+/// A DWARF type as calling conventions see it (Resolver.h's ScalarType),
+/// so that the DWARF resolver asks the same questions of the one
+/// implementation of $retval as the calling-convention resolver.
+ScalarType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
+  ScalarType S;
+  S.Text = typeName(Type);
+  DWARFDie T = stripTypedefs(Type);
+  if (!T) {
+    S.Kind = ScalarType::Void;
+    return S;
+  }
+  S.Size = typeSize(T, PointerSize).value_or(0);
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_pointer_type:
+  case dwarf::DW_TAG_reference_type:
+  case dwarf::DW_TAG_rvalue_reference_type:
+    S.Kind = ScalarType::Pointer;
+    S.Size = PointerSize;
+    return S;
+  case dwarf::DW_TAG_enumeration_type:
+    S.Kind = ScalarType::Int;
+    return S;
+  case dwarf::DW_TAG_base_type: {
+    auto Enc = dwarf::toUnsigned(T.find(dwarf::DW_AT_encoding)).value_or(0);
+    if (Enc == dwarf::DW_ATE_float || Enc == dwarf::DW_ATE_complex_float)
+      S.Kind = ScalarType::Float;
+    else if (Enc == dwarf::DW_ATE_boolean)
+      S.Kind = ScalarType::Bool;
+    else
+      S.Kind = S.Size > 8 ? ScalarType::Int128 : ScalarType::Int;
+    S.Signed = Enc == dwarf::DW_ATE_signed || Enc == dwarf::DW_ATE_signed_char;
+    return S;
+  }
+  default:
+    if (isAggregate(T)) {
+      S.Kind = ScalarType::Aggregate;
+      collectLeaves(T, 0, PointerSize, false, 0, S.Leaves);
+      return S;
+    }
+    S.Kind = ScalarType::Int;
+    return S;
+  }
+}
+
+/// A function named in the place: its out-of-line code (its ELF symbol,
+/// or the gcc clones of a function known by its source name), or every
+/// inlined copy of a function that exists only inlined.
+struct FunctionPlace {
+  std::string Name;
+  std::vector<ElfSymbol> Syms;
+  std::vector<DWARFDie> Copies; ///< DW_TAG_inlined_subroutine
+  DWARFDie Decl;                ///< has its declaration line and file
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges; ///< [begin, end)
+
+  bool contains(uint64_t A) const {
+    return llvm::any_of(Ranges, [&](const std::pair<uint64_t, uint64_t> &R) {
+      return A >= R.first && A < R.second;
+    });
+  }
+};
+
+/// Whose names a site sees: the function the place named (by name or by
+/// one of its lines), not an inlined callee whose code is at the address.
+struct ScopeOwner {
+  std::string Function; ///< source name, when the place names a function
+  std::string File;     ///< file:line places: the line named
+  unsigned Line = 0;
+};
+
+/// gcc's clone suffixes (.constprop.N, .isra.N, .part.N, chained): the
+/// clone is the same source function; ".cold" parts are not entries.
+bool isCloneOf(StringRef Sym, StringRef Name) {
+  if (!Sym.consume_front(Name) || Sym.empty() || Sym.front() != '.')
+    return false;
+  SmallVector<StringRef, 6> Parts;
+  Sym.drop_front().split(Parts, '.');
+  if (Parts.size() % 2)
+    return false;
+  for (size_t I = 0; I < Parts.size(); I += 2) {
+    if (Parts[I] != "constprop" && Parts[I] != "isra" && Parts[I] != "part")
+      return false;
+    unsigned N;
+    if (Parts[I + 1].getAsInteger(10, N))
+      return false;
+  }
+  return true;
+}
+
+/// Where a copy of an inlined function starts: DW_AT_entry_pc, else its
+/// lowest address.
+std::optional<uint64_t> entryOf(DWARFDie D) {
+  if (auto E = dwarf::toAddress(D.find(dwarf::DW_AT_entry_pc)))
+    return *E;
+  auto R = D.getAddressRanges();
+  if (!R) {
+    consumeError(R.takeError());
+    return std::nullopt;
+  }
+  std::optional<uint64_t> Low;
+  for (const DWARFAddressRange &AR : *R)
+    if (AR.HighPC > AR.LowPC && (!Low || AR.LowPC < *Low))
+      Low = AR.LowPC;
+  return Low;
+}
+
+bool sameFile(StringRef Path, StringRef File) {
+  return Path == File || Path.ends_with(("/" + File).str());
+}
+
 /// One address the probe fires at, with what DWARF says is around it.
 struct Site {
   uint64_t Address = 0;
@@ -150,11 +323,25 @@ private:
     return false;
   }
 
-  Expected<ElfSymbol> functionSymbol(StringRef Name, TextRange R);
+  Expected<FunctionPlace> findFunction(StringRef Name, TextRange R);
+  std::vector<DWARFDie> inlinedCopies(StringRef Name, DWARFDie &Abstract);
   Expected<std::vector<uint64_t>> lineAddresses(StringRef File, unsigned Line,
-                                                const ElfSymbol *Within,
+                                                const FunctionPlace *Within,
                                                 TextRange R);
-  Error fillSite(Site &S, uint64_t Address, TextRange R);
+  Error fillSite(Site &S, uint64_t Address, TextRange R,
+                 const ScopeOwner &Owner = {});
+  /// Top-level DIEs of every unit that Accept takes, the unit at Near
+  /// first; at most Max.
+  std::vector<DWARFDie> findEverywhere(DWARFUnit *Near,
+                                       function_ref<bool(DWARFDie)> Accept,
+                                       size_t Max = 1, bool OtherUnits = true);
+  /// False when no DIE can be named Name: names of 8 or more bytes are
+  /// strings of .debug_str (DW_FORM_strp/strx, which both compilers use for
+  /// them), so a name absent from it needs no walk through every unit.
+  bool mayBeNamed(StringRef Name);
+  /// A struct or union declared without members here, defined in another
+  /// unit: the definition (found by tag and name, as gdb does); else T.
+  DWARFDie completeType(DWARFDie T);
   std::optional<uint64_t> prologueEnd(const ElfSymbol &Sym);
 
   LocationContext locationContext(const Site &S);
@@ -176,16 +363,147 @@ private:
 // Places
 //===----------------------------------------------------------------------===//
 
-Expected<ElfSymbol> DwarfResolver::functionSymbol(StringRef Name,
-                                                  TextRange R) {
+std::vector<DWARFDie>
+DwarfResolver::findEverywhere(DWARFUnit *Near,
+                              function_ref<bool(DWARFDie)> Accept,
+                              size_t Max, bool OtherUnits) {
+  std::vector<DWARFDie> Out;
+  auto Scan = [&](DWARFUnit *U) {
+    if (!U || Out.size() >= Max)
+      return;
+    for (DWARFDie C : U->getUnitDIE(false).children()) {
+      if (Accept(C)) {
+        Out.push_back(C);
+        if (Out.size() >= Max)
+          return;
+      }
+    }
+  };
+  Scan(Near);
+  if (!OtherUnits)
+    return Out;
+  // The other units, through the context's own unit list (parsed on
+  // demand: only look-ups that the probe's unit cannot answer get here).
+  uint64_t NearOffset = Near ? Near->getOffset() : ~0ull;
+  for (const std::unique_ptr<DWARFUnit> &U : DI.dwarf().info_section_units()) {
+    if (Out.size() >= Max)
+      break;
+    if (U->getOffset() == NearOffset || U->isTypeUnit())
+      continue;
+    Scan(U.get());
+  }
+  return Out;
+}
+
+bool DwarfResolver::mayBeNamed(StringRef Name) {
+  if (Name.size() < 8)
+    return true;
+  StringRef Str = DI.dwarf().getDWARFObj().getStrSection();
+  if (Str.starts_with((Name + Twine('\0')).str()))
+    return true;
+  return Str.contains((Twine('\0') + Name + Twine('\0')).str());
+}
+
+DWARFDie DwarfResolver::completeType(DWARFDie T) {
+  DWARFDie S = stripTypedefs(T);
+  if (!S || !S.find(dwarf::DW_AT_declaration))
+    return T;
+  dwarf::Tag Tag = S.getTag();
+  if (Tag != dwarf::DW_TAG_structure_type && Tag != dwarf::DW_TAG_union_type &&
+      Tag != dwarf::DW_TAG_class_type && Tag != dwarf::DW_TAG_enumeration_type)
+    return T;
+  const char *Name = S.getShortName();
+  if (!Name)
+    return T;
+  StringRef N(Name);
+  if (!mayBeNamed(N))
+    return T;
+  auto Defs = findEverywhere(S.getDwarfUnit(), [&](DWARFDie C) {
+    return C.getTag() == Tag && !C.find(dwarf::DW_AT_declaration) &&
+           C.getShortName() && N == C.getShortName() && C.hasChildren();
+  });
+  return Defs.empty() ? T : Defs.front();
+}
+
+std::vector<DWARFDie> DwarfResolver::inlinedCopies(StringRef Name,
+                                                   DWARFDie &Abstract) {
+  std::vector<DWARFDie> Copies;
+  if (!mayBeNamed(Name))
+    return Copies;
+  auto Abstracts = findEverywhere(
+      nullptr,
+      [&](DWARFDie C) {
+        return C.getTag() == dwarf::DW_TAG_subprogram &&
+               C.find(dwarf::DW_AT_inline) && C.getShortName() &&
+               Name == C.getShortName();
+      },
+      64);
+  for (DWARFDie A : Abstracts) {
+    if (!Abstract)
+      Abstract = A;
+    DWARFUnit *U = A.getDwarfUnit();
+    for (const DWARFDebugInfoEntry &E : U->dies()) {
+      DWARFDie D(U, &E);
+      if (D.getTag() != dwarf::DW_TAG_inlined_subroutine)
+        continue;
+      DWARFDie O =
+          D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+      if (O && O.getOffset() == A.getOffset())
+        Copies.push_back(D);
+    }
+  }
+  return Copies;
+}
+
+Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
+                                                    TextRange R) {
+  FunctionPlace F;
+  F.Name = Name.str();
   std::vector<ElfSymbol> Syms = DI.findSymbol(Name);
   llvm::erase_if(Syms, [](const ElfSymbol &S) { return !S.IsFunction; });
-  if (Syms.size() == 1)
-    return Syms.front();
   if (Syms.size() > 1)
     return errorAt(R, "'" + Name + "' names " + Twine(Syms.size()) +
                           " functions in " + DI.targetPath() +
                           "; name the place by FILE:LINE instead");
+  if (Syms.empty()) {
+    // gcc's clones of the function (f.constprop.0, f.isra.0, f.part.0):
+    // each is the function, as gdb's `break f` finds them all.
+    for (const std::string &N : DI.functionNames())
+      if (isCloneOf(N, Name))
+        for (const ElfSymbol &S : DI.findSymbol(N))
+          if (S.IsFunction)
+            Syms.push_back(S);
+    llvm::sort(Syms, [](const ElfSymbol &A, const ElfSymbol &B) {
+      return A.Address < B.Address;
+    });
+  }
+  for (const ElfSymbol &S : Syms) {
+    F.Syms.push_back(S);
+    F.Ranges.push_back({S.Address, S.Address + std::max<uint64_t>(S.Size, 1)});
+    if (!F.Decl)
+      if (DWARFUnit *U = DI.unitAt(S.Address))
+        F.Decl = U->getSubroutineForAddress(S.Address);
+  }
+  if (!F.Syms.empty())
+    return std::move(F);
+  // A function that exists only inlined: every copy (perf probe's
+  // behaviour, and gdb's `break f`).
+  F.Copies = inlinedCopies(Name, F.Decl);
+  for (DWARFDie C : F.Copies) {
+    auto Ranges = C.getAddressRanges();
+    if (!Ranges) {
+      consumeError(Ranges.takeError());
+      continue;
+    }
+    for (const DWARFAddressRange &AR : *Ranges)
+      if (AR.HighPC > AR.LowPC)
+        F.Ranges.push_back({AR.LowPC, AR.HighPC});
+  }
+  if (!F.Copies.empty())
+    return std::move(F);
+  if (F.Decl)
+    return errorAt(R, "'" + Name + "' is inlined everywhere and no copy of "
+                          "it has code in " + DI.targetPath());
   std::vector<std::string> Names = DI.functionNames();
   std::string Msg = "no function '" + Name.str() + "' in " + DI.targetPath();
   if (auto Best = didYouMean(Name, Names))
@@ -193,25 +511,63 @@ Expected<ElfSymbol> DwarfResolver::functionSymbol(StringRef Name,
   return errorAt(R, Msg);
 }
 
+/// The innermost block (lexical block, inlined subroutine or subprogram)
+/// that contains Address in U, as gdb's block_for_pc finds it.
+static DWARFDie innermostBlock(DWARFUnit *U, uint64_t Address) {
+  SmallVector<DWARFDie, 4> Chain;
+  U->getInlinedChainForAddress(Address, Chain);
+  if (Chain.empty())
+    return DWARFDie();
+  DWARFDie B = Chain.front();
+  for (bool Deeper = true; Deeper;) {
+    Deeper = false;
+    for (DWARFDie C : B.children())
+      if (C.getTag() == dwarf::DW_TAG_lexical_block &&
+          C.addressRangeContainsAddress(Address)) {
+        B = C;
+        Deeper = true;
+        break;
+      }
+  }
+  return B;
+}
+
+/// The first row marked DW_LNS_set_prologue_end in the function [Start,
+/// End), as gdb 13 skips a prologue first.
+static std::optional<uint64_t>
+markedPrologueEnd(const DWARFDebugLine::LineTable &LT, uint64_t Start,
+                  uint64_t End) {
+  for (const DWARFDebugLine::Row &Row : LT.Rows)
+    if (!Row.EndSequence && Row.PrologueEnd && Row.Address.Address >= Start &&
+        Row.Address.Address < End)
+      return Row.Address.Address;
+  return std::nullopt;
+}
+
 Expected<std::vector<uint64_t>>
 DwarfResolver::lineAddresses(StringRef File, unsigned Line,
-                             const ElfSymbol *Within, TextRange R) {
+                             const FunctionPlace *Within, TextRange R) {
   DWARFContext &Ctx = DI.dwarf();
-  // With a function, only its compilation unit; otherwise every unit whose
-  // line table names the file.
+  // With a function, only the units of its code; otherwise every unit
+  // whose line table names the file.
   std::vector<DWARFUnit *> Units;
   if (Within) {
-    if (DWARFUnit *U = DI.unitAt(Within->Address))
-      Units.push_back(U);
+    for (const auto &Range : Within->Ranges)
+      if (DWARFUnit *U = DI.unitAt(Range.first))
+        if (!llvm::is_contained(Units, U))
+          Units.push_back(U);
   } else {
     // Rows are parsed only for the units whose line-table headers name it.
-    Units = DI.index().unitsWithFile(File, [&](StringRef P) {
-      return P == File || P.ends_with(("/" + File).str());
-    });
+    Units = DI.index().unitsWithFile(
+        File, [&](StringRef P) { return sameFile(P, File); });
   }
-  std::vector<uint64_t> Starts;
+  // gdb's `break FILE:LINE` (linespec.c, create_sals_line_offset): every
+  // statement row of the line, then one address per innermost block (the
+  // lowest), then the prologue of unoptimized code skipped where that
+  // address is a function's first instruction.
+  std::vector<std::pair<uint64_t, DWARFUnit *>> Rows;
   std::set<unsigned> LinesWithCode;
-  bool FileSeen = false;
+  bool FileSeen = false, FileInFunction = false;
   for (DWARFUnit *U : Units) {
     const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(U);
     if (!LT)
@@ -223,40 +579,30 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
               I, U->getCompilationDir(),
               DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, Path))
         continue;
-      StringRef P(Path);
-      if (P == File || P.ends_with(("/" + File).str()))
+      if (sameFile(Path, File))
         FileIdx.insert(I);
     }
     if (FileIdx.empty())
       continue;
     FileSeen = true;
-    // A row begins a line when the previous row of its sequence was on
-    // another line or file. Prefer statement rows.
-    unsigned PrevLine = 0;
-    uint64_t PrevFile = ~0ull;
     for (const DWARFDebugLine::Row &Row : LT->Rows) {
-      bool Ours = FileIdx.count(Row.File);
-      if (Ours && !Row.EndSequence) {
-        if (Within && (Row.Address.Address < Within->Address ||
-                       Row.Address.Address >= Within->Address + Within->Size))
-          ;
-        else {
-          // Suggest only other lines a probe could be put on.
-          if (Row.IsStmt && Row.Line != Line)
-            LinesWithCode.insert(Row.Line);
-          if (Row.Line == Line && Row.IsStmt &&
-              (PrevLine != Row.Line || PrevFile != Row.File))
-            Starts.push_back(Row.Address.Address);
-        }
+      if (Row.EndSequence || !Row.IsStmt || !FileIdx.count(Row.File))
+        continue;
+      if (Within && !Within->contains(Row.Address.Address))
+        continue;
+      FileInFunction = true;
+      if (Row.Line != Line) {
+        // Suggest only other lines a probe could be put on.
+        LinesWithCode.insert(Row.Line);
+        continue;
       }
-      PrevLine = Row.EndSequence ? 0 : Row.Line;
-      PrevFile = Row.EndSequence ? ~0ull : Row.File;
+      Rows.push_back({Row.Address.Address, U});
     }
   }
-  if (!FileSeen)
+  if (!FileSeen && !Within)
     return errorAt(R, "no source file '" + File + "' in the debug info of " +
                           DI.targetPath());
-  if (Starts.empty()) {
+  if (Rows.empty()) {
     std::string Near;
     auto It = LinesWithCode.lower_bound(Line);
     std::vector<unsigned> Cands;
@@ -266,10 +612,38 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
       Cands.push_back(*It);
     for (unsigned C : Cands)
       Near += (Near.empty() ? "" : ", ") + std::to_string(C);
-    return errorAt(R, "no code for " + File + ":" + Twine(Line) +
-                          (Within ? " in " + Within->Name : std::string()) +
+    if (Within && !FileInFunction)
+      return errorAt(R, "'" + Within->Name + "' has no code from " + File +
+                            (FileSeen ? "" : " (no unit of its code names "
+                                             "that file)"));
+    return errorAt(R, (Within ? "'" + Within->Name + "' has no code at line " +
+                                    Twine(Line) + " of " + File
+                              : "no code for " + File + ":" + Twine(Line))
+                          .str() +
                           (Near.empty() ? std::string()
                                         : "; nearest lines with code: " + Near));
+  }
+  llvm::sort(Rows);
+  Rows.erase(std::unique(Rows.begin(), Rows.end()), Rows.end());
+  std::vector<uint64_t> Starts;
+  std::set<uint64_t> Blocks;
+  for (auto [A, U] : Rows) {
+    DWARFDie B = innermostBlock(U, A);
+    if (B && !Blocks.insert(B.getOffset()).second)
+      continue;
+    uint64_t At = A;
+    // At a function's first instruction gdb skips the prologue: to the row
+    // DW_LNS_set_prologue_end marks (which may be that instruction), else
+    // past the prologue of unoptimized code.
+    if (auto Sym = DI.symbolAt(A); Sym && Sym->Address == A) {
+      const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(U);
+      if (auto End = LT ? markedPrologueEnd(*LT, A, A + Sym->Size)
+                        : std::nullopt)
+        At = *End;
+      else if (auto PE = prologueEnd(*Sym))
+        At = *PE;
+    }
+    Starts.push_back(At);
   }
   llvm::sort(Starts);
   Starts.erase(std::unique(Starts.begin(), Starts.end()), Starts.end());
@@ -293,6 +667,15 @@ std::optional<uint64_t> DwarfResolver::prologueEnd(const ElfSymbol &Sym) {
       continue;
     if (!L->isFormClass(DWARFFormValue::FC_Exprloc) &&
         !L->isFormClass(DWARFFormValue::FC_Block))
+      return std::nullopt;
+    // In a stack slot (DW_OP_fbreg, DW_OP_bregN): a parameter that stays in
+    // its register (a leaf function at -O2) needs no prologue to run, and
+    // gdb does not skip one there.
+    auto Block = L->getAsBlock();
+    if (!Block || Block->empty() ||
+        !((*Block)[0] == dwarf::DW_OP_fbreg ||
+          ((*Block)[0] >= dwarf::DW_OP_breg0 &&
+           (*Block)[0] <= dwarf::DW_OP_breg31)))
       return std::nullopt;
     HasParam = true;
   }
@@ -319,7 +702,8 @@ std::optional<uint64_t> DwarfResolver::prologueEnd(const ElfSymbol &Sym) {
   return FirstOtherLine;
 }
 
-Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
+Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
+                              const ScopeOwner &Owner) {
   S.Address = Address;
   auto Sym = DI.symbolAt(Address);
   if (!Sym)
@@ -336,6 +720,36 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R) {
   S.Unit->getInlinedChainForAddress(Address, Chain);
   if (Chain.empty())
     return errorAt(R, "no function in the debug info contains " + S.Where);
+  // Names are looked up in the scope of the function the place named (gdb
+  // stops in the caller's frame at a caller's line whose address is an
+  // inlined callee's first instruction): skip the inlined callees that are
+  // not it.
+  size_t First = 0;
+  auto NameOf = [](DWARFDie D) {
+    const char *N = D.getShortName();
+    return StringRef(N ? N : "");
+  };
+  if (!Owner.Function.empty()) {
+    for (size_t I = 0; I < Chain.size(); ++I)
+      if (NameOf(Chain[I]) == Owner.Function) {
+        First = I;
+        break;
+      }
+  } else if (Owner.Line) {
+    // The line is the caller's when a callee is called from it, or when
+    // the callee's source is another file.
+    while (First + 1 < Chain.size()) {
+      DWARFDie Callee = Chain[First];
+      auto CallLine = dwarf::toUnsigned(Callee.find(dwarf::DW_AT_call_line));
+      std::string CalleeFile = declFile(Callee);
+      bool CalledFromLine = CallLine && *CallLine == Owner.Line;
+      bool OtherFile = !CalleeFile.empty() && !sameFile(CalleeFile, Owner.File);
+      if (!CalledFromLine && !OtherFile)
+        break;
+      ++First;
+    }
+  }
+  Chain.erase(Chain.begin(), Chain.begin() + First);
   S.Function = Chain.front();
   S.Subprogram = Chain.back();
   // Innermost first: for each function of the inlined chain, the lexical
@@ -373,66 +787,124 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
   const ProbePlace &P = Spec.Place;
   std::vector<Site> Sites;
   if (P.Form == ProbePlace::SymbolOffset) {
-    auto Sym = functionSymbol(P.Symbol, P.SymbolRange);
-    if (!Sym)
-      return Sym.takeError();
-    if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
-      return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
-                                        " is past the end of '" + P.Symbol +
-                                        "' (" + Twine(Sym->Size) + " bytes)");
-    if (P.Offset) {
-      auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
-                                           Sym->Size, P.Offset);
-      if (!Near)
-        return errorAt(P.OffsetRange, toString(Near.takeError()));
-      if (!Near->IsBoundary)
+    auto F = findFunction(P.Symbol, P.SymbolRange);
+    if (!F)
+      return F.takeError();
+    if (!F->Copies.empty()) {
+      if (isReturnProbe(Spec.Kind))
+        return errorAt(P.SymbolRange,
+                       "'" + P.Symbol + "' exists only inlined (" +
+                           Twine(F->Copies.size()) +
+                           " copies), so it never returns to a caller; probe "
+                           "the line of its return statement instead");
+      if (P.HasOffset && P.Offset)
         return errorAt(P.OffsetRange,
-                       "offset " + hex(P.Offset) + " is inside an instruction "
-                       "of '" + P.Symbol + "'; the nearest instruction "
-                       "boundaries are +" + hex(Near->Before) + " and +" +
-                       hex(Near->After));
-    }
-    // Unoptimized code keeps parameters in stack slots it fills in the
-    // prologue, and DWARF describes only those slots. A probe on the bare
-    // function name goes after the prologue, as gdb and perf put it; an
-    // explicit offset inside it would read the slots before they are set.
-    uint64_t Offset = P.Offset;
-    if (auto End = prologueEnd(*Sym)) {
-      bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
-        return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
+                       "'" + P.Symbol + "' exists only inlined (" +
+                           Twine(F->Copies.size()) +
+                           " copies), so it has no offsets; name one of its "
+                           "lines ('" + P.Symbol + ":N')");
+      ScopeOwner Owner;
+      Owner.Function = P.Symbol;
+      std::set<uint64_t> Seen;
+      for (DWARFDie C : F->Copies) {
+        auto Entry = entryOf(C);
+        if (!Entry || !Seen.insert(*Entry).second)
+          continue;
+        Site S;
+        if (Error E = fillSite(S, *Entry, P.SymbolRange, Owner))
+          return std::move(E);
+        Sites.push_back(std::move(S));
+      }
+      llvm::sort(Sites, [](const Site &A, const Site &B) {
+        return A.Address < B.Address;
       });
-      if (!P.HasOffset)
-        Offset = *End - Sym->Address;
-      else if (P.Offset < *End - Sym->Address && NamesVariables)
-        return errorAt(P.OffsetRange,
-                       "at +" + hex(P.Offset) + " '" + P.Symbol +
-                           "' has not yet stored its parameters where its "
-                           "debug info says they are (the prologue ends at "
-                           "+" + hex(*End - Sym->Address) + "); probe '" +
-                           P.Symbol + "' or '" + P.Symbol + "+" +
-                           hex(*End - Sym->Address) + "'");
+      return Sites;
     }
-    Site S;
-    if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange))
-      return std::move(E);
-    Sites.push_back(std::move(S));
+    if (F->Syms.size() > 1 && P.HasOffset && P.Offset) {
+      std::string Names;
+      for (const ElfSymbol &C : F->Syms)
+        Names += (Names.empty() ? "" : ", ") + C.Name;
+      return errorAt(P.SymbolRange, "'" + P.Symbol + "' is " +
+                                        Twine(F->Syms.size()) +
+                                        " clones (" + Names +
+                                        "); name one of them for an offset");
+    }
+    // One site per clone (one in all for a plain function).
+    for (const ElfSymbol &Clone : F->Syms) {
+      const ElfSymbol *Sym = &Clone;
+      if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
+        return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
+                                          " is past the end of '" + P.Symbol +
+                                          "' (" + Twine(Sym->Size) + " bytes)");
+      if (P.Offset) {
+        auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
+                                             Sym->Size, P.Offset);
+        if (!Near)
+          return errorAt(P.OffsetRange, toString(Near.takeError()));
+        if (!Near->IsBoundary)
+          return errorAt(P.OffsetRange,
+                         "offset " + hex(P.Offset) + " is inside an instruction "
+                         "of '" + P.Symbol + "'; the nearest instruction "
+                         "boundaries are +" + hex(Near->Before) + " and +" +
+                         hex(Near->After));
+      }
+      // Unoptimized code keeps parameters in stack slots it fills in the
+      // prologue, and DWARF describes only those slots. A probe on the bare
+      // function name goes after the prologue, as gdb and perf put it; an
+      // explicit offset inside it would read the slots before they are set.
+      uint64_t Offset = P.Offset;
+      // A return probe is at the entry, whatever the prologue.
+      std::optional<uint64_t> End;
+      if (!isReturnProbe(Spec.Kind))
+        End = prologueEnd(*Sym);
+      // The bare name goes where gdb 13's `break NAME` does: first to the
+      // row the compiler marked as the prologue's end (clang -O2 marks
+      // it, possibly at the first instruction), then past the prologue of
+      // unoptimized code.
+      if (!P.HasOffset && !isReturnProbe(Spec.Kind))
+        if (DWARFUnit *U = DI.unitAt(Sym->Address))
+          if (const auto *LT = DI.dwarf().getLineTableForUnit(U))
+            if (auto Marked = markedPrologueEnd(*LT, Sym->Address,
+                                                Sym->Address + Sym->Size)) {
+              Offset = *Marked - Sym->Address;
+              End.reset();
+            }
+      if (End) {
+        bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+          return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
+        });
+        if (!P.HasOffset)
+          Offset = *End - Sym->Address;
+        else if (P.Offset < *End - Sym->Address && NamesVariables)
+          return errorAt(P.OffsetRange,
+                         "at +" + hex(P.Offset) + " '" + P.Symbol +
+                             "' has not yet stored its parameters where its "
+                             "debug info says they are (the prologue ends at "
+                             "+" + hex(*End - Sym->Address) + "); probe '" +
+                             P.Symbol + "' or '" + P.Symbol + "+" +
+                             hex(*End - Sym->Address) + "'");
+      }
+      Site S;
+      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange))
+        return std::move(E);
+      Sites.push_back(std::move(S));
+    }
     return Sites;
   }
 
-  std::optional<ElfSymbol> Within;
+  std::optional<FunctionPlace> Within;
   std::string File = P.File;
   unsigned Line = P.Line;
   TextRange LineRange = P.LineRange;
   if (P.Form == ProbePlace::SymbolRelLine ||
       P.Form == ProbePlace::SymbolFileLine) {
-    auto Sym = functionSymbol(P.Symbol, P.SymbolRange);
-    if (!Sym)
-      return Sym.takeError();
-    Within = *Sym;
+    auto F = findFunction(P.Symbol, P.SymbolRange);
+    if (!F)
+      return F.takeError();
+    Within = std::move(*F);
   }
   if (P.Form == ProbePlace::SymbolRelLine) {
-    DWARFUnit *U = DI.unitAt(Within->Address);
-    DWARFDie SP = U ? U->getSubroutineForAddress(Within->Address) : DWARFDie();
+    DWARFDie SP = Within->Decl;
     if (!SP)
       return errorAt(P.SymbolRange,
                      "no debug info for function '" + P.Symbol + "'");
@@ -449,16 +921,17 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
                                                             : LineRange);
   if (!Addrs)
     return Addrs.takeError();
-  // One site per function instance: the inlined copies of the line, or
-  // the out-of-line function. The first address of each instance.
-  std::set<uint64_t> SeenInstances;
+  // One site per address gdb would break at: one per block that has the
+  // line, so every inlined copy.
+  ScopeOwner Owner;
+  if (Within)
+    Owner.Function = P.Symbol;
+  Owner.File = File;
+  Owner.Line = Line;
   for (uint64_t A : *Addrs) {
     Site S;
-    if (Error E = fillSite(S, A, LineRange))
+    if (Error E = fillSite(S, A, LineRange, Owner))
       return std::move(E);
-    uint64_t Instance = S.Function.getOffset();
-    if (!SeenInstances.insert(Instance).second)
-      continue;
     Sites.push_back(std::move(S));
   }
   return Sites;
@@ -496,27 +969,46 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
                             "as a block of bytes, which is not supported");
   }
   if (!Var.find(dwarf::DW_AT_location))
-    return errorAt(E.Range, "'" + Name + "' is optimized out at " + S.Where +
+    return notHereAt(E.Range, "'" + Name + "' is optimized out at " + S.Where +
                                 ": it has no location in the debug info");
   auto Locs = Var.getLocations(dwarf::DW_AT_location);
   if (!Locs)
     return errorAt(E.Range, "cannot read the location of '" + Name +
                                 "': " + toString(Locs.takeError()));
+  // Where else it has a location, for the message: merged, the first few.
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+  for (const DWARFLocationExpression &L : *Locs)
+    if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
+        L.Range->LowPC >= S.Sym.Address)
+      Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
+  llvm::sort(Ranges);
+  std::vector<std::pair<uint64_t, uint64_t>> Merged;
+  for (auto R : Ranges) {
+    if (!Merged.empty() && R.first <= Merged.back().second)
+      Merged.back().second = std::max(Merged.back().second, R.second);
+    else
+      Merged.push_back(R);
+  }
   std::string Available;
+  constexpr size_t ShownRanges = 4;
+  for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
+    Available += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
+                 "..+" + hex(Merged[I].second - S.Sym.Address);
+  if (Merged.size() > ShownRanges)
+    Available += " and " + std::to_string(Merged.size() - ShownRanges) +
+                 " more";
   for (const DWARFLocationExpression &L : *Locs) {
     if (L.Range && (S.Address < L.Range->LowPC ||
-                    S.Address >= L.Range->HighPC)) {
-      if (!L.Expr.empty() && L.Range->HighPC > L.Range->LowPC) {
-        if (!Available.empty())
-          Available += ", ";
-        Available += "+" + hex(L.Range->LowPC - S.Sym.Address) + "..+" +
-                     hex(L.Range->HighPC - S.Sym.Address);
-      }
+                    S.Address >= L.Range->HighPC))
       continue;
-    }
     if (L.Expr.empty())
       break;
-    auto Loc = evaluateLocation(L.Expr, locationContext(S));
+    LocationContext Ctx = locationContext(S);
+    // DW_OP_addrx indexes the .debug_addr of the variable's own unit (a
+    // global may be defined in another unit than the probe's).
+    if (DWARFUnit *VU = Var.getDwarfUnit())
+      Ctx.Unit = VU;
+    auto Loc = evaluateLocation(L.Expr, Ctx);
     if (!Loc)
       return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
                                   ": " + toString(Loc.takeError()));
@@ -524,7 +1016,7 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
       break;
     return std::move(*Loc);
   }
-  return errorAt(E.Range,
+  return notHereAt(E.Range,
                  "'" + Name + "' is optimized out at " + S.Where +
                      (Available.empty()
                           ? std::string("")
@@ -604,19 +1096,31 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
         for (DWARFDie C : Origin.children())
           if (isVariableTag(C.getTag()) && C.getShortName() &&
               Name == C.getShortName())
-            return errorAt(E.Range, "'" + Name + "' is optimized out at " +
+            return notHereAt(E.Range, "'" + Name + "' is optimized out at " +
                                         S.Where +
                                         ": this copy of the function has no "
                                         "location for it");
     }
   }
-  // Globals of the compilation unit.
+  // Globals: the probe's unit first, then (as gdb) any unit that defines
+  // the name; the other units are read only when the symbol table has a
+  // data object of that name (a misspelt name on a kernel would otherwise
+  // parse every unit).
   if (S.Unit) {
-    for (DWARFDie C : S.Unit->getUnitDIE(false).children()) {
-      if (C.getTag() != dwarf::DW_TAG_variable || !C.getShortName() ||
-          Name != C.getShortName())
-        continue;
-      if (C.find(dwarf::DW_AT_location) || C.find(dwarf::DW_AT_const_value)) {
+    bool InSymtab = llvm::any_of(DI.findSymbol(Name), [](const ElfSymbol &Y) {
+      return !Y.IsFunction;
+    });
+    auto Defined = findEverywhere(
+        S.Unit,
+        [&](DWARFDie C) {
+          return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
+                 Name == C.getShortName() &&
+                 (C.find(dwarf::DW_AT_location) ||
+                  C.find(dwarf::DW_AT_const_value));
+        },
+        1, InSymtab);
+    for (DWARFDie C : Defined) {
+      {
         if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
           return errorAt(E.Range,
                          "kernel global '" + Name +
@@ -719,7 +1223,7 @@ DwarfResolver::valueOf(Located L, DWARFDie Type, const SpecExpr &E) {
   case Located::Optimized:
     break;
   }
-  return errorAt(E.Range, "'" + text(E.Range) + "' is optimized out");
+  return notHereAt(E.Range, "'" + text(E.Range) + "' is optimized out");
 }
 
 Expected<std::pair<Located, DWARFDie>>
@@ -731,9 +1235,8 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   case SpecExpr::Global:
     return lookup(S, E);
   case SpecExpr::ArgN: {
-    if (isReturnProbe(Spec.Kind))
-      return errorAt(E.Range, "'$arg" + Twine(E.Number) +
-                                  "' is gone when a return probe fires");
+    if (Error Err = checkArgPlace(Spec, E))
+      return std::move(Err);
     // The order of declaration is the abstract function's: an inlined or
     // out-of-line copy may list its parameters in another order.
     DWARFDie Decl = S.Function;
@@ -758,7 +1261,7 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                     dwarf::DW_AT_abstract_origin) == P)
               C = K;
           if (!C)
-            return errorAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
+            return notHereAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
                                         Named.Name + "') is optimized out at " +
                                         S.Where);
         }
@@ -772,10 +1275,30 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                                 (N == 1 ? "" : "s") + " in the debug info");
   }
   case SpecExpr::RetVal: {
+    if (Error Err = checkRetvalPlace(Spec, E))
+      return std::move(Err);
+    // Where the value is follows from the function's type in the debug
+    // info, by the same rules as the calling-convention resolver.
     const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
-    DWARFDie Fn = S.Subprogram;
-    return std::make_pair(Located::value(FetchExpr::reg(CC.RetRegs[0])),
-                          typeOf(Fn));
+    DWARFDie RetType = typeOf(S.Subprogram);
+    ScalarType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
+    auto L = returnValueLocation(ST, ABI, CC, E.Range);
+    if (!L)
+      return L.takeError();
+    if (L->Kind == ReturnLocation::InMemory)
+      return std::make_pair(Located::memory(std::move(L->Expr)), RetType);
+    if (L->Expr->Kind == FetchExpr::Pieces &&
+        ST.Kind == ScalarType::Aggregate) {
+      // A structure in a register pair: pieces, as DW_OP_piece would say.
+      Located P;
+      P.Kind = Located::Pieces;
+      for (size_t I = 0; I < L->Expr->Parts.size(); ++I)
+        P.Parts.push_back({L->Expr->PartSizes[I],
+                           std::make_unique<Located>(Located::value(
+                               std::move(L->Expr->Parts[I])))});
+      return std::make_pair(std::move(P), RetType);
+    }
+    return std::make_pair(Located::value(std::move(L->Expr)), RetType);
   }
   case SpecExpr::Reg: {
     auto R = registerOf(E, ABI);
@@ -793,6 +1316,17 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   auto [Loc, Type] = std::move(*Base);
   DWARFDie T = stripTypedefs(Type);
   std::string BaseText = text(E.Base->Range);
+  // A C++ reference is its referent, as in C++ (and gdb): `it.id` of a
+  // `const Item &it` reads through the address the reference holds.
+  if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
+            T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
+    auto Addr = valueOf(std::move(Loc), Type, *E.Base);
+    if (!Addr)
+      return Addr.takeError();
+    Loc = Located::memory(std::move(*Addr));
+    Type = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    T = stripTypedefs(Type);
+  }
 
   switch (E.Kind) {
   case SpecExpr::Deref: {
@@ -876,14 +1410,25 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
       return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
                                   BaseText + "->" + E.Name + "'");
     }
+    // Declared only in this unit: its definition is in another.
+    Record = stripTypedefs(completeType(Record));
     auto M = findMember(Record, E.Name);
     if (!M) {
       std::vector<std::string> Names = memberNames(Record);
-      if (Names.empty())
+      bool IsRecord = Record && (Record.getTag() == dwarf::DW_TAG_structure_type ||
+                                 Record.getTag() == dwarf::DW_TAG_union_type ||
+                                 Record.getTag() == dwarf::DW_TAG_class_type);
+      if (!IsRecord)
+        return errorAt(E.Range, "'" + BaseText + "' " +
+                                    (Arrow ? "points to" : "has type") +
+                                    " '" + typeName(Record) +
+                                    "', not a struct or union");
+      if (Names.empty() && Record.find(dwarf::DW_AT_declaration))
         return errorAt(E.Range, "'" + typeName(Record) +
-                                    "' has no members (is it a struct or "
-                                    "union whose definition is in the debug "
-                                    "info?)");
+                                    "' is only declared in the debug info: "
+                                    "no unit defines it");
+      if (Names.empty())
+        return errorAt(E.Range, "'" + typeName(Record) + "' has no members");
       if (llvm::is_contained(Names, E.Name))
         return errorAt(E.NameRange,
                        "member '" + E.Name + "' of '" + typeName(Record) +
@@ -949,10 +1494,10 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
         At += P.Size;
       }
       if (Out.Kind == Located::Optimized)
-        return errorAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
+        return notHereAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
                                     "' is optimized out at " + S.Where);
     } else {
-      return errorAt(E.Range, "'" + BaseText + "' is optimized out at " +
+      return notHereAt(E.Range, "'" + BaseText + "' is optimized out at " +
                                   S.Where);
     }
     if (M->IsBitfield) {
@@ -1033,8 +1578,21 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
   if (FT && (FT->Kind == FetchTypeSpec::String ||
              FT->Kind == FetchTypeSpec::UString)) {
-    // A char array in memory is its own address; a pointer is read.
+    // A char array in memory is its own address; a pointer is read. The
+    // characters must be bytes: a string of ints would be garbage.
     DWARFDie T = stripTypedefs(Type);
+    if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
+      DWARFDie Elem = stripTypedefs(
+          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+      bool Bytes = !Elem; // void *
+      if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
+        Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
+      if (!Bytes)
+        return errorAt(FT->Range,
+                       "':" + FT->name() + "' needs a pointer to char or a "
+                       "char array; '" + text(E.Range) + "' is a '" +
+                       typeName(Type) + "'");
+    }
     std::unique_ptr<FetchExpr> Addr;
     if (T && T.getTag() == dwarf::DW_TAG_array_type &&
         Loc.Kind == Located::Memory) {
@@ -1058,6 +1616,16 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   }
 
   ValueType VT;
+  if (FT && isAggregate(completeType(Type))) {
+    // A struct, union or array is copied whole or not at all: reading a
+    // scalar's worth of it would depend on where it lives.
+    DWARFDie Whole = completeType(Type);
+    return errorAt(FT->Range,
+                   "'" + text(E.Range) + "' is a '" + typeName(Whole) +
+                       "', not a scalar: fetch one of its members or "
+                       "elements, or leave out ':" + FT->name() +
+                       "' to copy it whole");
+  }
   if (FT) {
     ScalarType ST = scalarTypeForFetchType(*FT, ABI);
     VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
@@ -1134,19 +1702,62 @@ Expected<SitePlan> DwarfResolver::plan(const Site &S) {
 } // namespace
 
 Expected<std::vector<SitePlan>>
-resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI) {
+resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
+                 std::vector<ResolveWarning> *Warnings) {
   DwarfResolver R(Spec, DI, ABI);
   auto Sites = R.sites();
   if (!Sites)
     return Sites.takeError();
   std::vector<SitePlan> Plans;
+  // A copy of an inlined line where a value has no location is left out
+  // (perf does the same), as long as another copy has every value.
+  std::vector<ResolveWarning> Skipped;
   for (const Site &S : *Sites) {
     auto P = R.plan(S);
-    if (!P)
-      return P.takeError();
+    if (!P) {
+      Error E = P.takeError();
+      if (Sites->size() == 1 || !E.isA<NotHereError>())
+        return std::move(E);
+      handleAllErrors(std::move(E), [&](const NotHereError &N) {
+        Skipped.push_back({N.range(), N.text()});
+      });
+      continue;
+    }
     Plans.push_back(std::move(*P));
   }
+  if (Plans.empty())
+    return errorAt(Skipped.front().Range,
+                   Skipped.front().Message +
+                       (Skipped.size() == 2
+                            ? Twine(" (and at the other site of this place)")
+                        : Skipped.size() > 2
+                            ? " (and at the " + Twine(Skipped.size() - 1) +
+                                  " other sites of this place)"
+                            : Twine()));
+  for (ResolveWarning &W : Skipped) {
+    W.Message = "left out one of the " + std::to_string(Sites->size()) +
+                " sites: " + W.Message;
+    if (Warnings)
+      Warnings->push_back(std::move(W));
+  }
   return std::move(Plans);
+}
+
+bool describesFunction(const ProbeSpec &Spec, DebugInfo &DI) {
+  if (Spec.Place.Form != ProbePlace::SymbolOffset)
+    return true;
+  // No symbol of that name: the DWARF resolver says why (an inline-only
+  // function has no return, a misspelt name gets a suggestion).
+  bool AnySymbol = false;
+  for (const ElfSymbol &S : DI.findSymbol(Spec.Place.Symbol)) {
+    if (!S.IsFunction)
+      continue;
+    AnySymbol = true;
+    DWARFUnit *U = DI.unitAt(S.Address);
+    if (U && U->getSubroutineForAddress(S.Address))
+      return true;
+  }
+  return !AnySymbol;
 }
 
 Expected<std::vector<SiteVariables>>

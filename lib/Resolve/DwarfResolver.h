@@ -27,8 +27,19 @@ struct ArchABI;
 
 /// Resolves every site of Spec against DI. Argument names in the plans are
 /// the argument texts; the front end renames them after the parameters.
+/// Sites where an argument has no location (an inlined copy whose compiler
+/// dropped it) are left out with a warning naming them in Warnings; an error
+/// only when no site has them all.
+struct ResolveWarning;
 llvm::Expected<std::vector<SitePlan>>
-resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI);
+resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
+                 std::vector<ResolveWarning> *Warnings = nullptr);
+
+/// Whether DI describes the function Spec's place names (a subprogram of
+/// its symbol, or no symbol of that name, which only DWARF can explain): a
+/// return probe's `$retval` takes its type from it when it does, and from
+/// the body's parameter otherwise (assembly functions).
+bool describesFunction(const ProbeSpec &Spec, DebugInfo &DI);
 
 /// One variable visible at a site, for `bpfprobe-resolve --vars` and for
 /// "available here" diagnostics.

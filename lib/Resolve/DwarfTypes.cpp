@@ -15,6 +15,8 @@
 #include "Resolve/LLVMCompat.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+
 using namespace llvm;
 
 namespace bpfprobe {
@@ -137,71 +139,132 @@ static bool printable(DWARFDie T, SmallVectorImpl<DWARFDie> &Path) {
   return OK;
 }
 
+/// The C declaration of type T around the declarator Inner ("", "*p",
+/// "(*)[4]"), with the qualifiers Quals that apply to T: specifiers first,
+/// then the declarator, as C (and gdb) print it. gcc puts `const` on an
+/// array or on a typedef of one, C on the elements: qualifiers are carried
+/// down to the element type and printed once.
+static std::string declare(DWARFDie T, std::string Inner,
+                           std::set<std::string> Quals, unsigned Depth) {
+  auto Specs = [&](StringRef Name) {
+    std::string S;
+    for (const char *Q : {"const", "volatile", "restrict", "_Atomic"})
+      if (Quals.count(Q))
+        S += std::string(Q) + " ";
+    S += Name.str();
+    if (Inner.empty())
+      return S;
+    return S + (Inner.front() == '[' ? "" : " ") + Inner;
+  };
+  if (!T || Depth > 32)
+    return Specs(T ? "..." : "void");
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_const_type:
+  case dwarf::DW_TAG_volatile_type:
+  case dwarf::DW_TAG_restrict_type:
+  case dwarf::DW_TAG_atomic_type:
+    Quals.insert(T.getTag() == dwarf::DW_TAG_const_type      ? "const"
+                 : T.getTag() == dwarf::DW_TAG_volatile_type ? "volatile"
+                 : T.getTag() == dwarf::DW_TAG_restrict_type ? "restrict"
+                                                             : "_Atomic");
+    return declare(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
+                   std::move(Inner), std::move(Quals), Depth + 1);
+  case dwarf::DW_TAG_pointer_type:
+  case dwarf::DW_TAG_reference_type:
+  case dwarf::DW_TAG_rvalue_reference_type: {
+    std::string D = T.getTag() == dwarf::DW_TAG_pointer_type     ? "*"
+                    : T.getTag() == dwarf::DW_TAG_reference_type ? "&"
+                                                                 : "&&";
+    for (const char *Q : {"const", "volatile", "restrict", "_Atomic"})
+      if (Quals.count(Q))
+        D += Q;
+    if (!Inner.empty())
+      D += (D.back() == '*' || D.back() == '&' ? "" : " ") + Inner;
+    DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    // Strip only qualifiers to see whether the pointee binds tighter.
+    DWARFDie Q = Pointee;
+    for (unsigned I = 0; Q && I < 8; ++I) {
+      dwarf::Tag G = Q.getTag();
+      if (G != dwarf::DW_TAG_const_type && G != dwarf::DW_TAG_volatile_type &&
+          G != dwarf::DW_TAG_restrict_type && G != dwarf::DW_TAG_atomic_type)
+        break;
+      Q = Q.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    }
+    if (Q && (Q.getTag() == dwarf::DW_TAG_array_type ||
+              Q.getTag() == dwarf::DW_TAG_subroutine_type))
+      D = "(" + D + ")";
+    return declare(Pointee, D, {}, Depth + 1);
+  }
+  case dwarf::DW_TAG_array_type: {
+    std::string Dims;
+    for (DWARFDie C : T.children()) {
+      if (C.getTag() != dwarf::DW_TAG_subrange_type)
+        continue;
+      if (auto Count = dwarf::toUnsigned(C.find(dwarf::DW_AT_count)))
+        Dims += "[" + std::to_string(*Count) + "]";
+      else if (auto UB = dwarf::toUnsigned(C.find(dwarf::DW_AT_upper_bound)))
+        Dims += "[" + std::to_string(*UB + 1) + "]";
+      else
+        Dims += "[]";
+    }
+    return declare(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
+                   Inner + Dims, std::move(Quals), Depth + 1);
+  }
+  case dwarf::DW_TAG_subroutine_type: {
+    std::string Params;
+    bool Variadic = false;
+    for (DWARFDie C : T.children()) {
+      if (C.getTag() == dwarf::DW_TAG_unspecified_parameters) {
+        Variadic = true;
+        continue;
+      }
+      if (C.getTag() != dwarf::DW_TAG_formal_parameter)
+        continue;
+      if (!Params.empty())
+        Params += ", ";
+      Params += declare(C.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
+                        "", {}, Depth + 1);
+    }
+    if (Variadic)
+      Params += Params.empty() ? "..." : ", ...";
+    if (Params.empty() && T.find(dwarf::DW_AT_prototyped))
+      Params = "void";
+    return declare(T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type),
+                   Inner + "(" + Params + ")", {}, Depth + 1);
+  }
+  default:
+    break;
+  }
+  StringRef Keyword;
+  switch (T.getTag()) {
+  case dwarf::DW_TAG_structure_type:
+    Keyword = "struct ";
+    break;
+  case dwarf::DW_TAG_union_type:
+    Keyword = "union ";
+    break;
+  case dwarf::DW_TAG_enumeration_type:
+    Keyword = "enum ";
+    break;
+  case dwarf::DW_TAG_class_type:
+    Keyword = "class ";
+    break;
+  default:
+    break;
+  }
+  const char *Name = T.getShortName();
+  if (!Name && T.getTag() == dwarf::DW_TAG_unspecified_type)
+    Name = "void";
+  std::string N = Name ? Name : (Keyword.empty() ? "?" : "<anonymous>");
+  return Specs((Keyword + N).str());
+}
+
 std::string typeName(DWARFDie T) {
-  if (!T)
-    return "void";
   SmallVector<DWARFDie, 16> Path;
   if (!printable(T, Path))
     return "<cyclic or too deeply nested type at DIE " +
            utohexstr(T.getOffset(), /*LowerCase=*/true) + ">";
-  // C spells tags: "struct req", "const struct req *", as gdb prints them;
-  // DWARFTypePrinter prints C++ ("const req *").
-  DWARFDie Base = T;
-  for (unsigned Depth = 0; Base && Depth < 16; ++Depth) {
-    dwarf::Tag Tag = Base.getTag();
-    if (Tag != dwarf::DW_TAG_pointer_type && Tag != dwarf::DW_TAG_const_type &&
-        Tag != dwarf::DW_TAG_volatile_type &&
-        Tag != dwarf::DW_TAG_restrict_type &&
-        Tag != dwarf::DW_TAG_atomic_type && Tag != dwarf::DW_TAG_array_type)
-      break;
-    Base = Base.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-  }
-  StringRef Keyword;
-  if (Base) {
-    switch (Base.getTag()) {
-    case dwarf::DW_TAG_structure_type:
-      Keyword = "struct ";
-      break;
-    case dwarf::DW_TAG_union_type:
-      Keyword = "union ";
-      break;
-    case dwarf::DW_TAG_enumeration_type:
-      Keyword = "enum ";
-      break;
-    default:
-      break;
-    }
-  }
-  std::string S;
-  raw_string_ostream OS(S);
-  if (Base == T)
-    OS << Keyword;
-  TypePrinter P(OS);
-  P.appendQualifiedName(T);
-  OS.flush();
-  if (Base == T) {
-    if (!T.getShortName() && isAggregate(T) && !S.empty() && S.back() == ' ')
-      S += "<anonymous>";
-    return S;
-  }
-  // Put the keyword before the base type's name where it stands as a word.
-  const char *Name = Base ? Base.getShortName() : nullptr;
-  if (Keyword.empty() || !Name || !*Name)
-    return S;
-  StringRef N(Name);
-  auto IsBoundary = [](char C) {
-    return C == ' ' || C == '*' || C == '(' || C == ')' || C == '[';
-  };
-  for (size_t Pos = S.find(N); Pos != std::string::npos;
-       Pos = S.find(N, Pos + 1)) {
-    bool Before = Pos == 0 || IsBoundary(S[Pos - 1]);
-    bool After = Pos + N.size() == S.size() || IsBoundary(S[Pos + N.size()]);
-    if (Before && After) {
-      S.insert(Pos, Keyword.str());
-      break;
-    }
-  }
-  return S;
+  return declare(T, "", {}, 0);
 }
 
 bool isPointer(DWARFDie T) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/Resolver.h"
+#include "Resolve/DwarfResolver.h"
 #include "Target/ArchABI.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -23,6 +24,55 @@ bool needsDebugInfo(const ProbeSpec &Spec) {
     return Arg.Form != ProbeArg::CType && Arg.Expr &&
            partNeedingDebugInfo(*Arg.Expr).has_value();
   });
+}
+
+static bool hasRetval(const SpecExpr &E) {
+  if (E.Kind == SpecExpr::RetVal)
+    return true;
+  return E.Base && hasRetval(*E.Base);
+}
+
+DebugInfoNeed debugInfoNeed(const ProbeSpec &Spec) {
+  if (needsDebugInfo(Spec))
+    return DebugInfoNeed::Required;
+  // A return value's place depends on its type (a structure of doubles is
+  // in %xmm0, a long long of a 32-bit task in two registers): where the
+  // debug info gives the type, that decides, not the body's parameter.
+  // Kernel debug info is large and rarely installed: only user probes.
+  bool TypesOnly = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+    return A.Form == ProbeArg::CType;
+  });
+  if (isUserProbe(Spec.Kind) && isReturnProbe(Spec.Kind) && !TypesOnly &&
+      llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+        return A.Expr && hasRetval(*A.Expr);
+      }))
+    return DebugInfoNeed::Optional;
+  return DebugInfoNeed::None;
+}
+
+Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
+                                  ArrayRef<ArgInput> Inputs,
+                                  const ArchABI &ABI, DebugInfo *DI,
+                                  StringRef ConvName) {
+  Resolution R;
+  DebugInfoNeed Need = debugInfoNeed(Spec);
+  // An optional look-up falls back to the calling convention for a
+  // function the debug info does not describe (assembly).
+  if (DI && Need == DebugInfoNeed::Optional && !describesFunction(Spec, *DI))
+    DI = nullptr;
+  if (DI && Need != DebugInfoNeed::None) {
+    auto Plans = resolveWithDwarf(Spec, *DI, ABI, &R.Warnings);
+    if (!Plans)
+      return Plans.takeError();
+    R.Plans = std::move(*Plans);
+    R.FromDwarf = true;
+    return std::move(R);
+  }
+  auto Plan = resolveWithoutDebugInfo(Spec, Inputs, ABI, ConvName);
+  if (!Plan)
+    return Plan.takeError();
+  R.Plans.push_back(std::move(*Plan));
+  return std::move(R);
 }
 
 std::string argValueName(const ProbeSpec &Spec, const ProbeArg &Arg) {

@@ -50,22 +50,67 @@ llvm::Expected<ScalarType> scalarTypeFor(const CTypeDesc &T,
 std::optional<ScalarType> wellKnownTypedef(llvm::StringRef Name,
                                            const ArchABI &ABI);
 
-/// A resolution failure that points into the annotation text.
-class ResolveError : public llvm::ErrorInfo<ResolveError> {
+/// A fix the library suggests. The library does not know which front end
+/// it runs in, so it names the fix, not an option: the plugin words
+/// DebugInfoPath as "-fplugin-arg-bpfprobe-debuginfo=PATH",
+/// bpfprobe-resolve as "--debuginfo PATH".
+struct Hint {
+  enum KindTy {
+    None,
+    DebugInfoPath, ///< give the path of the debug info explicitly
+    DebugInfoOption, ///< the name of the option that gave that path
+    CallConv,      ///< choose the calling convention named by Payload
+  };
+  KindTy Kind = None;
+  std::string Payload;
+  /// Words that follow the hint in the message ("or install the -dbgsym
+  /// package").
+  std::string Tail;
+};
+
+/// Words for a hint that name no front end's options (log(), toString()).
+std::string neutralHintWords(const Hint &H);
+
+/// A library failure with an optional fix for the front end to word. The
+/// message reads Text + words-for-Hint + Hint.Tail; Text ends where the
+/// hint starts ("source-line probes need debug info: ").
+class HintedError : public llvm::ErrorInfo<HintedError> {
 public:
   static char ID;
-  ResolveError(TextRange Range, std::string Message)
-      : Range(Range), Message(std::move(Message)) {}
-  TextRange range() const { return Range; }
+  HintedError(std::string Message, Hint H = {})
+      : Message(std::move(Message)), TheHint(std::move(H)) {}
+  /// The message without the hint.
   const std::string &text() const { return Message; }
-  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  const Hint &hint() const { return TheHint; }
+  /// The message with the hint in the caller's words.
+  std::string
+  render(llvm::function_ref<std::string(const Hint &)> Words) const {
+    if (TheHint.Kind == Hint::None)
+      return Message;
+    return Message + Words(TheHint) + TheHint.Tail;
+  }
+  void log(llvm::raw_ostream &OS) const override {
+    OS << render(neutralHintWords);
+  }
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();
   }
 
 private:
-  TextRange Range;
   std::string Message;
+  Hint TheHint;
+};
+
+/// A resolution failure that points into the annotation text.
+class ResolveError : public llvm::ErrorInfo<ResolveError, HintedError> {
+public:
+  static char ID;
+  ResolveError(TextRange Range, std::string Message, Hint H = {})
+      : ErrorInfo(std::move(Message), std::move(H)), Range(Range) {}
+  TextRange range() const { return Range; }
+
+private:
+  TextRange Range;
 };
 
 /// Classifies a C type built only from keywords ("unsigned long", "char *",
@@ -138,6 +183,76 @@ llvm::Error checkStackBudget(const SitePlan &Site, const ProbeSpec &Spec);
 /// The ArchABI register index a `%reg` expression names, or an error at its
 /// name listing the architecture's registers.
 llvm::Expected<unsigned> registerOf(const SpecExpr &E, const ArchABI &ABI);
+
+// The one resolution entry point ------------------------------------------
+// The plugin and bpfprobe-resolve both call resolveProbe, so a spec gets the
+// same plans from both, whichever resolver answers.
+
+class DebugInfo;
+
+/// Which debug info a spec needs.
+enum class DebugInfoNeed {
+  None,     ///< resolved by the calling convention alone
+  Optional, ///< used when found: a user return probe's `$retval`, whose
+            ///< location depends on the function's return type
+  Required, ///< names, members, source lines (needsDebugInfo)
+};
+DebugInfoNeed debugInfoNeed(const ProbeSpec &Spec);
+
+/// Something resolution skipped but did not refuse, at Range of the spec.
+struct ResolveWarning {
+  TextRange Range;
+  std::string Message;
+};
+
+struct Resolution {
+  std::vector<SitePlan> Plans; ///< one per site
+  std::vector<ResolveWarning> Warnings;
+  /// The plans came from DWARF (argument names are then the argument
+  /// texts; the caller renames them after its parameters).
+  bool FromDwarf = false;
+};
+
+/// Resolves Spec: with DWARF when DI is given and the spec can use it
+/// (debugInfoNeed), else by the calling convention of ABI (ConvName as for
+/// resolveWithoutDebugInfo). Inputs run in parallel with Spec.Args; a
+/// Required spec without DI is refused with a DebugInfoPath hint.
+llvm::Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
+                                        llvm::ArrayRef<ArgInput> Inputs,
+                                        const ArchABI &ABI, DebugInfo *DI,
+                                        llvm::StringRef ConvName = "");
+
+// Register values: where `$argN` can be read, `$retval` (and `%reg`:
+// registerOf), one implementation that every resolver calls
+// (RegisterValues.cpp), so that the calling-convention and the DWARF
+// resolver give the same answer for the same value.
+
+struct CallingConv;
+
+/// An error at E unless a `$argN` can be read in a probe of Spec's kind
+/// (not in return probes); both resolvers refuse it with this message.
+llvm::Error checkArgPlace(const ProbeSpec &Spec, const SpecExpr &E);
+
+/// An error at E unless a `$retval` can be read in a probe of Spec's kind.
+llvm::Error checkRetvalPlace(const ProbeSpec &Spec, const SpecExpr &E);
+
+/// Where a function's return value of type T is when its return probe
+/// fires, by the convention CC of ABI: one return register, a register pair
+/// for a value twice a register's width (memory order: eax then edx), the
+/// integer registers of a small structure where the psABI returns it there.
+/// Floating-point values and structures returned in FP registers or memory
+/// are refused (struct pt_regs has neither), naming why.
+struct ReturnLocation {
+  /// InRegisters: Expr is the value (a register or register pieces);
+  /// InMemory: Expr is the address of the value (a structure returned
+  /// through the caller's buffer, whose address the callee returns).
+  enum KindTy { InRegisters, InMemory } Kind = InRegisters;
+  std::unique_ptr<FetchExpr> Expr;
+};
+llvm::Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
+                                                   const ArchABI &ABI,
+                                                   const CallingConv &CC,
+                                                   TextRange R);
 
 } // namespace bpfprobe
 

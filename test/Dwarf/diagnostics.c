@@ -51,7 +51,7 @@ BPF_PROBE_RECORD_NAMED(a17, "uprobe/" BIN ":handle(req->id, $arg3)");
 BPF_PROBE_RECORD_NAMED(r1, "uretprobe/" BIN ":handle($retval, req->id)");
 // expected-error@+1 {{global 'counter' of a position-independent binary cannot be located in a return probe}}
 BPF_PROBE_RECORD_NAMED(r2, "uretprobe/" BIN ":handle($retval, counter)");
-// expected-error@+1 {{'$arg1' is gone when a return probe fires}}
+// expected-error@+1 {{'$arg1' is not available in a return probe: argument registers are clobbered at return}}
 BPF_PROBE_RECORD_NAMED(r3, "uretprobe/" BIN ":handle($retval, $arg1->id)");
 
 // A body that takes a struct by value is refused: it must take a pointer.

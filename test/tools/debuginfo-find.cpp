@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DebugInfoFinder.h"
+#include "Resolve/Resolver.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -82,7 +83,20 @@ int main(int Argc, char **Argv) {
   Expected<std::unique_ptr<DebugInfo>> DI =
       findDebugInfo(Target.value_or(""), Kernel, Opts);
   if (!DI) {
-    outs() << "error: " << toString(DI.takeError()) << '\n';
+    // Hints in the plugin's words: this tool stands in for the plugin's
+    // search.
+    std::string Msg;
+    handleAllErrors(
+        DI.takeError(),
+        [&](const HintedError &H) {
+          Msg = H.render([](const Hint &K) -> std::string {
+            if (K.Kind == Hint::DebugInfoOption)
+              return "-fplugin-arg-bpfprobe-debuginfo";
+            return "pass -fplugin-arg-bpfprobe-debuginfo=PATH";
+          });
+        },
+        [&](const ErrorInfoBase &E) { Msg = E.message(); });
+    outs() << "error: " << Msg << '\n';
     return 1;
   }
   DebugInfo &D = **DI;

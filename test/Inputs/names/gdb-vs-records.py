@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Pairs gdb's "GDB <place> name=value ..." lines with bpfprobe-run's
+"<place> pid=N name=value ..." records, in order, and prints each pair as
+"SAME <line>" or "DIFF gdb=<line> probe=<line>", then the counts.
+
+usage: gdb-vs-records.py [--skip-optimized] GDB_OUTPUT RECORDS
+
+--skip-optimized: gdb lines with an <optimized out> value are hits the probe
+left out (counted as "left out", not paired).
+"""
+import re
+import sys
+
+
+def main():
+    args = sys.argv[1:]
+    skip = args and args[0] == "--skip-optimized"
+    if skip:
+        args = args[1:]
+    gdb = [l[4:].strip() for l in open(args[0]) if l.startswith("GDB ")]
+    left_out = 0
+    if skip:
+        left_out = sum("<optimized out>" in l for l in gdb)
+        gdb = [l for l in gdb if "<optimized out>" not in l]
+    rec = [re.sub(r" pid=\d+", "", l).strip() for l in open(args[1])
+           if " pid=" in l]
+    diff = 0
+    for i in range(max(len(gdb), len(rec))):
+        g = gdb[i] if i < len(gdb) else "<none>"
+        r = rec[i] if i < len(rec) else "<none>"
+        if g == r:
+            print("SAME " + g)
+        else:
+            diff += 1
+            print("DIFF gdb=%s probe=%s" % (g, r))
+    print("hits: gdb %d probes %d, %d different" % (len(gdb), len(rec), diff)
+          + (", %d left out where gdb has <optimized out>" % left_out
+             if skip else ""))
+
+
+if __name__ == "__main__":
+    main()
