@@ -201,10 +201,10 @@ Expected<std::vector<ArgInput>> Resolver::inputs(const ProbeSpec &Spec) {
   std::vector<ArgInput> Out;
   for (const ProbeArg &Arg : Spec.Args) {
     ArgInput In;
-    // Types name no value: argN, as the plugin calls an unnamed parameter.
-    In.ParamName = Arg.Form == ProbeArg::CType
-                       ? "arg" + std::to_string(Out.size() + 1)
-                       : argValueName(Spec, Arg);
+    // The names kprobe_events gives (argN for a type), as the plugin's
+    // records name their values.
+    In.ParamName = kprobeArgName(Arg.Text, Out.size() + 1,
+                                 Arg.Form == ProbeArg::CType);
     if (Arg.Form == ProbeArg::CType) {
       auto T = classifyBuiltinCType(Arg.Type, ABI);
       if (!T)
@@ -256,10 +256,10 @@ bool Resolver::printPlans(const ProbeSpec &Spec) {
       return false;
     }
     Plans = std::move(*P);
-    // The arguments are named by their text, like recording probes.
+    // The arguments are named as kprobe_events does, like recording probes.
     for (SitePlan &Plan : Plans)
       for (size_t I = 0; I < Plan.Args.size(); ++I)
-        Plan.Args[I].Name = argValueName(Spec, Spec.Args[I]);
+        Plan.Args[I].Name = kprobeArgName(Spec.Args[I].Text, I + 1, false);
   } else {
     auto In = inputs(Spec);
     if (!In) {
