@@ -2,14 +2,14 @@
 """Compares, hit by hit, what the kernel's own kprobe_events fetched (the
 guest's trace) with what bpfprobe-run's records say for the same hits.
 
-  referee.py TRACE RECORDS --event NAME --label LABEL [--comm COMM] [--names]
+  referee.py TRACE RECORDS --event NAME --label LABEL [--comm COMM]
 
 Hits are taken in order, the kernel's event NAME of tasks named COMM and the
 records labelled LABEL of the same pids (one vCPU: both see the hits in the
-same order). Every value must be equal (integers modulo 2^64, strings as
-text); with --names the argument names must be equal too (the records use
-the names perf probe -D gives). Prints one line per hit and a summary; exits
-1 on any difference or when there is no hit.
+same order). Records are matched by label and by argument names, which
+must be the kernel's (the plugin names them as perf probe -D does). Every
+value must be equal (integers modulo 2^64, strings as text). Prints one line
+per hit and a summary; exits 1 on any difference or when there is no hit.
 """
 import argparse
 import re
@@ -40,13 +40,18 @@ def kernel_hits(path, event, comm):
     return hits
 
 
-def record_hits(path, label, pids):
+def record_hits(path, label, pids, names):
+    """Records of LABEL whose argument names are NAMES (the kernel's: two
+    programs at one place share a label)."""
     hits = []
     for line in open(path, errors="replace"):
         m = re.match(r"(\S+) pid=(\d+)(.*)$", line.rstrip("\n"))
         if not m or m.group(1) != label or int(m.group(2)) not in pids:
             continue
-        hits.append((int(m.group(2)), ARG.findall(m.group(3))))
+        args = ARG.findall(m.group(3))
+        if [n for n, _ in args] != names:
+            continue
+        hits.append((int(m.group(2)), args))
     return hits
 
 
@@ -57,10 +62,10 @@ def main():
     ap.add_argument("--event", required=True)
     ap.add_argument("--label", required=True)
     ap.add_argument("--comm")
-    ap.add_argument("--names", action="store_true")
     a = ap.parse_args()
     k = kernel_hits(a.trace, a.event, a.comm)
-    r = record_hits(a.records, a.label, {pid for pid, _ in k})
+    names = [n for n, _ in k[0][1]] if k else []
+    r = record_hits(a.records, a.label, {pid for pid, _ in k}, names)
     bad = 0
     if not k:
         print("referee %s: the kernel saw no hit" % a.event)
@@ -76,7 +81,7 @@ def main():
             bad += 1
             continue
         for (kn, kv), (rn, rv) in zip(kargs, rargs):
-            if value(kv) != value(rv) or (a.names and kn != rn):
+            if value(kv) != value(rv) or kn != rn:
                 print("hit %d: MISMATCH kernel %s=%s bpfprobe %s=%s" % (i, kn, kv, rn, rv))
                 bad += 1
             shown.append("%s=%s" % (rn, rv))
