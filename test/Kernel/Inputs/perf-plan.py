@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The referee's plans: `perf probe -k VMLINUX -D SPEC` on the host, for the
 guest's kernel. Prints the kprobe_events lines perf would write, one a line,
-with the event renamed to --event (perf's own naming adds suffixes).
+with the event renamed to --event (perf's own naming adds suffixes); the
+inlined copies of one place are --event_FUNCTION.
 
   perf-plan.py VMLINUX [--module KO] --event NAME 'SPEC' [--event NAME 'SPEC' ...]
 """
@@ -33,9 +34,11 @@ while i < len(args):
     if p.returncode or not lines:
         sys.exit("perf-plan.py: perf probe -D %r failed (%d): %s%s"
                  % (spec, p.returncode, p.stdout, p.stderr))
-    for n, line in enumerate(lines):
+    for line in lines:
         # "p:probe/generic_perform_write generic_perform_write+184 args"
         kind, _, rest = line.partition(":")
         _, _, rest = rest.partition(" ")
-        name = event if len(lines) == 1 else "%s_%d" % (event, n)
+        # Inlined copies: one event each, named after the function holding it.
+        where = re.sub(r"[^A-Za-z0-9_]", "_", rest.split()[0].split("+")[0])
+        name = event if len(lines) == 1 else "%s_%s" % (event, where)
         print("%s:probe/%s %s" % (kind, name, rest))

@@ -4,7 +4,8 @@ guest's trace) with what bpfprobe-run's records say for the same hits.
 
   referee.py TRACE RECORDS --event NAME --label LABEL [--comm COMM]
 
-Hits are taken in order, the kernel's event NAME of tasks named COMM and the
+Hits are taken in order, the kernel's events NAME (a regular expression:
+the inlined copies of a place are several events) of tasks named COMM and the
 records labelled LABEL of the same pids (one vCPU: both see the hits in the
 same order). Records are matched by label and by argument names, which
 must be the kernel's (the plugin names them as perf probe -D does). Every
@@ -32,11 +33,12 @@ def value(v):
 def kernel_hits(path, event, comm):
     hits = []
     for line in open(path, errors="replace"):
-        m = re.match(r"\s*(.+)-(\d+)\s+(?:\(\s*\d+\)\s+)?\[\d+\].*?: %s: \([^)]*\)(.*)$"
-                     % re.escape(event), line)
-        if not m or (comm and m.group(1).strip() != comm):
+        m = re.match(r"\s*(?P<comm>.+)-(?P<pid>\d+)\s+(?:\(\s*\d+\)\s+)?\[\d+\].*?: "
+                     r"(?P<event>%s): \([^)]*\)(?P<args>.*)$" % event, line)
+        if not m or (comm and m.group("comm").strip() != comm):
             continue
-        hits.append((int(m.group(2)), ARG.findall(" " + m.group(3))))
+        hits.append((int(m.group("pid")), ARG.findall(" " + m.group("args")),
+                     m.group("event")))
     return hits
 
 
@@ -62,10 +64,12 @@ def main():
     ap.add_argument("--event", required=True)
     ap.add_argument("--label", required=True)
     ap.add_argument("--comm")
+    ap.add_argument("--show-event", action="store_true",
+                    help="name the kernel event of each hit (--event is a regex)")
     a = ap.parse_args()
     k = kernel_hits(a.trace, a.event, a.comm)
     names = [n for n, _ in k[0][1]] if k else []
-    r = record_hits(a.records, a.label, {pid for pid, _ in k}, names)
+    r = record_hits(a.records, a.label, {h[0] for h in k}, names)
     bad = 0
     if not k:
         print("referee %s: the kernel saw no hit" % a.event)
@@ -74,7 +78,7 @@ def main():
         print("referee %s: the kernel saw %d hits, bpfprobe recorded %d"
               % (a.event, len(k), len(r)))
         bad += 1
-    for i, ((kpid, kargs), (rpid, rargs)) in enumerate(zip(k, r)):
+    for i, ((kpid, kargs, kevent), (rpid, rargs)) in enumerate(zip(k, r)):
         shown = []
         if len(kargs) != len(rargs):
             print("hit %d: %d kernel values, %d recorded" % (i, len(kargs), len(rargs)))
@@ -85,7 +89,8 @@ def main():
                 print("hit %d: MISMATCH kernel %s=%s bpfprobe %s=%s" % (i, kn, kv, rn, rv))
                 bad += 1
             shown.append("%s=%s" % (rn, rv))
-        print("hit %d: pid=%d %s" % (i, rpid, " ".join(shown)))
+        print("hit %d: pid=%d %s%s" % (i, rpid, " ".join(shown),
+                                       " (%s)" % kevent if a.show_event else ""))
     print("referee %s: %d hits, %s" % (a.event, len(k),
           "all values equal" if not bad else "%d DIFFERENCES" % bad))
     return 1 if bad else 0
