@@ -101,7 +101,7 @@ if not kguest_missing:
     config.substitutions.append(("%kernel_vmlinux", kguest_info["vmlinux"]))
     config.substitutions.append(("%kernel_modules", kguest_info["modules"]))
     config.substitutions.append(("%kernel_debug_modules", kguest_info["debug_modules"]))
-    config.substitutions.append(("%kernel_stale_release", kguest_info.get("stale_release", "")))
+    config.substitutions.append(("%kernel_stale_modules", kguest_info.get("stale_modules", "")))
     # The referee's plans: perf probe on the host, for the guest's vmlinux.
     config.substitutions.append(("%perf_probe_plan", "%s %s %s" % (
         sys.executable, os.path.join(config.test_source_root, "Kernel", "Inputs", "perf-plan.py"),

@@ -200,6 +200,7 @@ def info():
         sf = kernel_files(stale)
         res["stale_release"] = stale
         res["stale_vmlinuz"] = sf["vmlinuz"]
+        res["stale_modules"] = sf["modules"]
         if not os.path.exists(sf["vmlinuz"]):
             missing.append(sf["vmlinuz"])
     res["missing"] = "; ".join(missing)
