@@ -114,7 +114,9 @@ if not kguest_missing:
 else:
     lit_config.note("kernel-guest NOT available: kernel probe tests are SKIPPED (%s; "
                     "utils/bootstrap.sh test installs and prepares them)" % kguest_missing)
-if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "kernel-guest" not in config.available_features:
+# BPFPROBE_REQUIRE_LIVE=1 requires both live kinds; =uprobe only uprobes.
+if (os.environ.get("BPFPROBE_REQUIRE_LIVE") not in (None, "", "uprobe") and
+        "kernel-guest" not in config.available_features):
     lit_config.fatal("BPFPROBE_REQUIRE_LIVE is set but the kernel-guest tests cannot run: %s"
                      % kguest_missing)
 # One guest at a time: each is a whole machine on this one's cores.

@@ -141,9 +141,12 @@ def cmd_prepare(args):
     (rel, ver), (srel, sver) = choose_releases()
     unpack(rel, ver, True)
     unpack(srel, sver, False)
-    # The roles, for `info`; other releases left in the cache are ignored.
+    # The roles, for `info`; releases apt no longer picks are removed.
     with open(os.path.join(cache_dir(), "ROLES"), "w") as f:
         f.write("current=%s\nstale=%s\n" % (rel, srel))
+    for old in glob.glob(os.path.join(cache_dir(), "*-cloud-amd64")):
+        if os.path.basename(old) not in (rel, srel):
+            shutil.rmtree(old, ignore_errors=True)
 
 
 # ---- info ----
@@ -404,7 +407,7 @@ def main():
                    help="boot the cache's older kernel instead")
     r.add_argument("--run-binary", help="bpfprobe-run to copy into the guest")
     r.add_argument("--append", default="", help="more kernel command line")
-    r.add_argument("--timeout", type=int, default=600)
+    r.add_argument("--timeout", type=int, default=300)
     r.set_defaults(fn=cmd_run)
     args = ap.parse_args()
     args.fn(args)
