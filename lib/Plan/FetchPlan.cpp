@@ -249,8 +249,8 @@ std::string kprobeArgName(StringRef Text, unsigned Pos, bool TypeList) {
   bool Chain = Member != StringRef::npos;
   // Otherwise the variable: "*p", "(p)", "@counter" name p, counter;
   // "$arg1", "$retval", "%di", "+8(%sp)" have no name of their own.
-  StringRef Rest = Chain ? T.substr(Member + 1)
-                         : T.drop_while([](char C) { return StringRef("*(&@ ").contains(C); });
+  auto IsPrefix = [](char C) { return StringRef("*(&@ ").contains(C); };
+  StringRef Rest = Chain ? T.substr(Member + 1) : T.drop_while(IsPrefix);
   std::string Name = Rest.take_while(isIdentChar).str();
   if (Name.empty() || isDigit(Name.front()))
     return Fallback;
