@@ -314,7 +314,7 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
  * and consume handle at most BPFPROBE_RECORDS_BATCH records per call, so a
  * caller's loop gets control back under any event rate.
  */
-#define BPFPROBE_RECORDS_BATCH 4096
+#define BPFPROBE_RECORDS_BATCH 1024
 BPFPROBE_API int bpfprobe_records__poll(struct bpfprobe_records *recs,
 					int timeout_ms);
 /** Handles what is already in the buffer (at most a batch) without waiting. */
