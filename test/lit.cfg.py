@@ -84,6 +84,9 @@ if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "bpf-uprobe" not in config.availa
 # (utils/kernel-guest.py; the host kernel has no kprobes). The feature holds
 # when qemu, a static busybox, perf and the unpacked kernels are there.
 kernel_guest = os.path.join(config.bpfprobe_src_root, "utils", "kernel-guest.py")
+for var in ("BPFPROBE_KERNEL_CACHE", "BPFPROBE_GUEST_ACCEL"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
 kguest_info = {}
 try:
     out = subprocess.run([sys.executable, kernel_guest, "info"], capture_output=True,
