@@ -673,10 +673,17 @@ private:
       const ProbeArg &Arg = Spec.Args[I];
       ParmVarDecl *P = Record ? nullptr : FD->getParamDecl(I + 1);
       ArgInput In;
-      // Records name each value by its text; bodies by their parameter.
-      In.ParamName = Record ? argValueName(Spec, Arg)
+      // Records name each value as kprobe_events (perf probe -D) would;
+      // bodies by their parameter.
+      In.ParamName = Record ? kprobeArgName(Arg.Text, I + 1,
+                                            Arg.Form == ProbeArg::CType)
                      : P->getName().empty() ? "arg" + std::to_string(I + 1)
                                             : P->getName().str();
+      if (Record && llvm::any_of(Inputs, [&](const ArgInput &Prev) {
+            return Prev.ParamName == In.ParamName;
+          }))
+        In.ParamName += "_" + std::to_string(I + 1); // as formatKprobeEvent
+
       if (Arg.Form == ProbeArg::CType) {
         auto T = classifyBuiltinCType(Arg.Type, A);
         if (!T) {

@@ -400,13 +400,40 @@ private:
   /// Copies a NUL-terminated string at Addr into Dst (Size bytes, always
   /// terminated; an empty string if the read faults).
   /// Returns the helper's result: negative when the read faulted.
+  ///
+  /// A kprobe's `:string` is read as the kernel's own `string` fetch reads
+  /// it (fetch_store_string): where user and kernel addresses do not
+  /// overlap (x86_64: user addresses have the top bit clear), an address in
+  /// the user half is read from user memory, so do_sys_openat2's
+  /// `filename` shows the path. `:ustring` always reads user memory.
   Value *copyString(Value *Dst, Value *Addr, const ValueType &T) {
     bool User = Site.Space == AddrSpace::User || T.UserString;
     B.CreateStore(B.getInt8(0), Dst);
-    return callHelper(User ? HelperProbeReadUserStr : HelperProbeReadKernelStr,
-                      i64(),
-                      {Dst, B.getInt32(T.Size),
-                       B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
+    Value *Ptr = B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx));
+    auto Copy = [&](bool FromUser) {
+      return callHelper(FromUser ? HelperProbeReadUserStr
+                                 : HelperProbeReadKernelStr,
+                        i64(), {Dst, B.getInt32(T.Size), Ptr});
+    };
+    if (User || Site.Arch != "x86_64")
+      return Copy(User);
+    Function *F = B.GetInsertBlock()->getParent();
+    BasicBlock *FromUser = BasicBlock::Create(Ctx, "str.user", F);
+    BasicBlock *FromKernel = BasicBlock::Create(Ctx, "str.kernel", F);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "str.done", F);
+    B.CreateCondBr(B.CreateICmpSGE(Addr, ConstantInt::get(Addr->getType(), 0)),
+                   FromUser, FromKernel);
+    B.SetInsertPoint(FromUser);
+    Value *U = Copy(true);
+    B.CreateBr(Done);
+    B.SetInsertPoint(FromKernel);
+    Value *K = Copy(false);
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    PHINode *Ret = B.CreatePHI(i64(), 2);
+    Ret->addIncoming(U, FromUser);
+    Ret->addIncoming(K, FromKernel);
+    return Ret;
   }
 
   /// The default body: one ring-buffer record per hit, laid out as

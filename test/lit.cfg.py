@@ -88,6 +88,51 @@ lit_config.note("bpf-uprobe %s: live uprobe tests %s" % (
 if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "bpf-uprobe" not in config.available_features:
     lit_config.fatal("BPFPROBE_REQUIRE_LIVE is set but this machine cannot run live uprobe tests")
 
+# Kernel probes run in a QEMU guest booting Debian's cloud kernel
+# (utils/kernel-guest.py; the host kernel has no kprobes). The feature holds
+# when qemu, a static busybox, perf and the unpacked kernels are there.
+kernel_guest = os.path.join(config.bpfprobe_src_root, "utils", "kernel-guest.py")
+for var in ("BPFPROBE_KERNEL_CACHE", "BPFPROBE_GUEST_ACCEL"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+kguest_info = {}
+try:
+    out = subprocess.run([sys.executable, kernel_guest, "info"], capture_output=True,
+                         text=True, timeout=30).stdout
+    kguest_info = dict(l.split("=", 1) for l in out.splitlines() if "=" in l)
+except Exception as e:
+    kguest_info = {"missing": "utils/kernel-guest.py info failed: %s" % e}
+kguest_missing = kguest_info.get("missing", "utils/kernel-guest.py info printed nothing")
+if not kguest_missing:
+    config.available_features.add("kernel-guest")
+    kguest = "%s %s run --run-binary %s" % (
+        sys.executable, kernel_guest, os.path.join(config.bpfprobe_bin_dir, "bpfprobe-run"))
+    config.substitutions.append(("%kernel_guest", kguest))
+    config.substitutions.append(("%kernel_release", kguest_info["release"]))
+    config.substitutions.append(("%kernel_vmlinux", kguest_info["vmlinux"]))
+    config.substitutions.append(("%kernel_modules", kguest_info["modules"]))
+    config.substitutions.append(("%kernel_debug_modules", kguest_info["debug_modules"]))
+    config.substitutions.append(("%kernel_stale_modules", kguest_info.get("stale_modules", "")))
+    # The referee's plans: perf probe on the host, for the guest's vmlinux.
+    config.substitutions.append(("%perf_probe_plan", "%s %s %s" % (
+        sys.executable, os.path.join(config.test_source_root, "Kernel", "Inputs", "perf-plan.py"),
+        kguest_info["vmlinux"])))
+    lit_config.note("kernel-guest available: kernel probe tests run in a QEMU guest "
+                    "(%s, %s) booting Debian's %s" % (
+                        kguest_info["accel"].upper(),
+                        "KVM" if kguest_info["accel"] == "kvm" else "no KVM",
+                        kguest_info["release"]))
+else:
+    lit_config.note("kernel-guest NOT available: kernel probe tests are SKIPPED (%s; "
+                    "utils/bootstrap.sh test installs and prepares them)" % kguest_missing)
+# BPFPROBE_REQUIRE_LIVE=1 requires both live kinds; =uprobe only uprobes.
+if (os.environ.get("BPFPROBE_REQUIRE_LIVE") not in (None, "", "uprobe") and
+        "kernel-guest" not in config.available_features):
+    lit_config.fatal("BPFPROBE_REQUIRE_LIVE is set but the kernel-guest tests cannot run: %s"
+                     % kguest_missing)
+# One guest at a time: each is a whole machine on this one's cores.
+lit_config.parallelism_groups["kernel-guest"] = 1
+
 # A real debuginfod server (elfutils) for test/DebugInfo/debuginfod*.test.
 if shutil.which("debuginfod", path=config.environment["PATH"]):
     config.available_features.add("debuginfod")

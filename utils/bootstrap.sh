@@ -3,7 +3,8 @@
 # the test suite. Run as root (apt, bpf(), uprobes).
 #
 #   utils/bootstrap.sh demo     install, build, probe the bundled target, show values
-#   utils/bootstrap.sh test     install, build, run the whole lit suite
+#   utils/bootstrap.sh test     install, build, prepare the kernel guest
+#                               (utils/kernel-guest.py prepare), run the lit suite
 #   utils/bootstrap.sh build    install and build only
 #
 # BPFPROBE_LLVM_VERSION=22 selects LLVM 22 (default 19); BUILD_DIR overrides
@@ -23,7 +24,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 if [ -z "${NO_APT:-}" ]; then
-  say "installing packages (LLVM $ver, libbpf, bpftool)"
+  say "installing packages (LLVM $ver, libbpf, bpftool, qemu, busybox, perf)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends \
@@ -36,7 +37,8 @@ if [ -z "${NO_APT:-}" ]; then
     gcc-i686-linux-gnu libc6-dev-i386-cross linux-libc-dev-arm64-cross \
     linux-libc-dev-armel-cross linux-libc-dev-riscv64-cross \
     linux-libc-dev-s390x-cross linux-libc-dev-ppc64el-cross \
-    linux-libc-dev-mips64el-cross >/dev/null
+    linux-libc-dev-mips64el-cross \
+    qemu-system-x86 busybox-static linux-perf >/dev/null
 fi
 
 # uprobes and bpf_printk need tracefs.
@@ -52,6 +54,12 @@ ninja -C "$build" -j2
 case "$cmd" in
 build) ;;
 test)
+  # Kernel probes run in a QEMU guest booting Debian's cloud kernel: the
+  # image and the -dbg package's vmlinux (and probed modules) are unpacked
+  # into a cache (/var/cache/bpfprobe/kernel), downloaded once.
+  say "preparing the kernel guest (Debian cloud kernel, unpacked, not installed)"
+  python3 "$top/utils/kernel-guest.py" prepare ||
+    echo "bootstrap.sh: the kernel guest could not be prepared; kernel-guest tests will be skipped" >&2
   say "running the test suite"
   ninja -C "$build" check-bpfprobe
   ;;

@@ -210,10 +210,10 @@ Expected<std::vector<ArgInput>> Resolver::inputs(const ProbeSpec &Spec) {
   std::vector<ArgInput> Out;
   for (const ProbeArg &Arg : Spec.Args) {
     ArgInput In;
-    // Types name no value: argN, as the plugin calls an unnamed parameter.
-    In.ParamName = Arg.Form == ProbeArg::CType
-                       ? "arg" + std::to_string(Out.size() + 1)
-                       : argValueName(Spec, Arg);
+    // The names kprobe_events gives (argN for a type), as the plugin's
+    // records name their values.
+    In.ParamName = kprobeArgName(Arg.Text, Out.size() + 1,
+                                 Arg.Form == ProbeArg::CType);
     if (Arg.Form == ProbeArg::CType) {
       auto T = classifyBuiltinCType(Arg.Type, ABI);
       if (!T)
@@ -286,11 +286,11 @@ bool Resolver::printPlans(const ProbeSpec &Spec) {
   for (const ResolveWarning &W : R->Warnings)
     reportAt(Spec.Text, W.Range, W.Message, "warning");
   Plans = std::move(R->Plans);
-  // The arguments are named by their text, like recording probes.
+  // The arguments are named as kprobe_events does, like recording probes.
   if (R->FromDwarf)
     for (SitePlan &Plan : Plans)
       for (size_t I = 0; I < Plan.Args.size(); ++I)
-        Plan.Args[I].Name = argValueName(Spec, Spec.Args[I]);
+        Plan.Args[I].Name = kprobeArgName(Spec.Args[I].Text, I + 1, false);
   std::string Base = probeName(Spec, Plans);
   for (size_t N = 0; N < Plans.size(); ++N) {
     Plans[N].Program = siteProgramName(Base, N);

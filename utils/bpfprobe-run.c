@@ -704,7 +704,9 @@ static void printk_line(struct printk_reader *r, char *line)
 		*dash = 0;
 		tid = strtol(dash + 1, NULL, 10);
 	}
-	if (opt.pid > 0 && tgid > 0 && tgid != opt.pid) {
+	/* Our own lines: printing one would make the next (a probe on write). */
+	if ((opt.pid > 0 && tgid > 0 && tgid != opt.pid) || tgid == getpid() ||
+	    (tgid <= 0 && tid == getpid())) {
 		r->filtered++;
 		return;
 	}
@@ -733,7 +735,8 @@ static void printk_line(struct printk_reader *r, char *line)
 
 static void printk_read(struct printk_reader *r)
 {
-	for (;;) {
+	/* A bounded batch: the caller's loop must see signals and deadlines. */
+	for (int reads = 0; reads < 64; reads++) {
 		ssize_t n = read(r->fd, r->buf + r->len, sizeof(r->buf) - 1 - r->len);
 		char *start, *nl;
 

@@ -7,10 +7,10 @@
  * types from the object's `.bpfprobe` metadata:
  *
  *   $ sudo bpfprobe-run greeter_probes.bpf.o -- ./greeter ada grace
- *   greet pid=4242 $arg1="ada" $arg2=1
- *   greet pid=4242 $retval=3
- *   greet pid=4242 $arg1="grace" $arg2=2
- *   greet pid=4242 $retval=10
+ *   greet pid=4242 arg1="ada" arg2=1
+ *   greet pid=4242 arg1=3
+ *   greet pid=4242 arg1="grace" arg2=2
+ *   greet pid=4242 arg1=10
  *
  * The binary path "./greeter" is resolved when the probes are attached,
  * relative to the current directory (as libbpf does): run bpfprobe-run from

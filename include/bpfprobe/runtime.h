@@ -293,7 +293,12 @@ struct bpfprobe_records_opts {
 struct bpfprobe_records_stats {
 	__u64 records;   /**< well-formed records delivered */
 	__u64 malformed; /**< records that could not be decoded */
-	__u64 filtered;  /**< records of other processes (opts.pid) */
+	/**
+	 * Records dropped unread: of other processes (opts.pid), and always of
+	 * the reading process itself (printing a record of a probe on a write
+	 * path would make a new one, forever).
+	 */
+	__u64 filtered;
 	/**
 	 * Records the BPF side could not write because the ring buffer was
 	 * full, summed from the optional map BPFPROBE_LOST_MAP; valid only
@@ -320,10 +325,15 @@ struct bpfprobe_records;
 BPFPROBE_API struct bpfprobe_records *
 bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 		      const struct bpfprobe_records_opts *opts);
-/** Waits up to \p timeout_ms; returns the number of records or -errno. */
+/**
+ * Waits up to \p timeout_ms; returns the number of records or -errno. This
+ * and consume handle at most BPFPROBE_RECORDS_BATCH records per call, so a
+ * caller's loop gets control back under any event rate.
+ */
+#define BPFPROBE_RECORDS_BATCH 1024
 BPFPROBE_API int bpfprobe_records__poll(struct bpfprobe_records *recs,
 					int timeout_ms);
-/** Handles what is already in the buffer without waiting. */
+/** Handles what is already in the buffer (at most a batch) without waiting. */
 BPFPROBE_API int bpfprobe_records__consume(struct bpfprobe_records *recs);
 /** An fd that polls readable when records arrive (for your own loop). */
 BPFPROBE_API int bpfprobe_records__fd(const struct bpfprobe_records *recs);

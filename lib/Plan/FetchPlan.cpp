@@ -11,6 +11,7 @@
 #include "Plan/FetchPlan.h"
 #include "Target/ArchABI.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
@@ -226,6 +227,41 @@ std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
   return S + ":" + T.kprobeTypeName();
 }
 
+static bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
+
+std::string kprobeArgName(StringRef Text, unsigned Pos, bool TypeList) {
+  std::string Fallback = "arg" + std::to_string(Pos);
+  StringRef T = Text.trim();
+  if (TypeList)
+    return Fallback;
+  // An explicit ":type" (the last ':' outside brackets; a C name has none).
+  StringRef Type;
+  size_t Colon = T.rfind(':');
+  if (Colon != StringRef::npos && T.find(']', Colon) == StringRef::npos) {
+    Type = T.substr(Colon + 1).trim();
+    T = T.substr(0, Colon).rtrim();
+  }
+  // The last member of a chain: the identifier after the last "->" or ".".
+  size_t Arrow = T.rfind("->"), Dot = T.rfind('.');
+  size_t Member = Arrow == StringRef::npos ? Dot
+                  : Dot == StringRef::npos ? Arrow + 1
+                                           : std::max(Arrow + 1, Dot);
+  bool Chain = Member != StringRef::npos;
+  // Otherwise the variable: "*p", "(p)", "@counter" name p, counter;
+  // "$arg1", "$retval", "%di", "+8(%sp)" have no name of their own.
+  auto IsPrefix = [](char C) { return StringRef("*(&@ ").contains(C); };
+  StringRef Rest = Chain ? T.substr(Member + 1) : T.drop_while(IsPrefix);
+  std::string Name = Rest.take_while(isIdentChar).str();
+  if (Name.empty() || isDigit(Name.front()))
+    return Fallback;
+  if (!Chain && !Type.empty())
+    Name += "_" + Type.str();
+  for (char &C : Name)
+    if (!isIdentChar(C))
+      C = '_';
+  return Name;
+}
+
 std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
   std::string S = (Site.Kind == "kretprobe" || Site.Kind == "uretprobe")
                       ? "r:"
@@ -239,9 +275,18 @@ std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
   S += Site.Symbol;
   if (Site.Offset)
     S += "+" + std::to_string(Site.Offset);
+  std::vector<std::string> Used;
   for (const ArgPlan &A : Site.Args) {
+    unsigned Pos = Used.size() + 1;
+    // A body parameter's name is the user's; otherwise the annotation's text.
+    std::string Name = kprobeArgName(
+        A.Name.empty() ? A.Text : A.Name, Pos,
+        Site.Source == "cc" && A.Name == A.Text);
+    if (llvm::is_contained(Used, Name))
+      Name += "_" + std::to_string(Pos);
+    Used.push_back(Name);
     S += ' ';
-    S += A.Name;
+    S += Name;
     S += '=';
     S += formatFetchArg(*A.Expr, A.Type, ABI, Site.Space);
   }

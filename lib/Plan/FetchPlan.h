@@ -140,8 +140,18 @@ struct SitePlan {
 std::string formatFetchArg(const FetchExpr &Expr, const ValueType &T,
                            const ArchABI &ABI, AddrSpace Space);
 
+/// The name kprobe_events (and perf probe -D) gives argument number Pos
+/// (from 1) written as Text: an identifier as it is; a member chain its
+/// last member ("file->f_mapping->a_ops" -> "a_ops", "r->items[1]" ->
+/// "items"); a variable with an explicit type "var_type" ("name:string" ->
+/// "name_string"); "argPos" for what perf leaves unnamed ($argN, $retval,
+/// %reg, raw fetch args) and for a C type of a type list (TypeList). Always
+/// a valid event field name: [A-Za-z_][A-Za-z0-9_]*.
+std::string kprobeArgName(llvm::StringRef Text, unsigned Pos, bool TypeList);
+
 /// One kprobe_events line for the site:
-/// "p:on_add3 ./demo:add3 a=%di:s32 b=%si:s64 s=%dx:x64".
+/// "p:on_add3 ./demo:add3 a=%di:s32 b=%si:s64 s=%dx:x64". Argument names
+/// are kprobeArgName's, made unique ("name_3" for a second "name" at 3).
 std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI);
 
 /// Text serialization used between the front end and the IR pass. The

@@ -75,13 +75,6 @@ Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
   return std::move(R);
 }
 
-std::string argValueName(const ProbeSpec &Spec, const ProbeArg &Arg) {
-  if (!Arg.Expr)
-    return Arg.Text;
-  TextRange R = Arg.Expr->Range;
-  return StringRef(Spec.Text).slice(R.Begin, R.End).trim().str();
-}
-
 ScalarType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI) {
   if (Arg.FetchType)
     return scalarTypeForFetchType(*Arg.FetchType, ABI);

@@ -162,10 +162,6 @@ llvm::Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
 /// must have been decided (as CType or Expression) first.
 bool needsDebugInfo(const ProbeSpec &Spec);
 
-/// The argument as written, without its ":type": what a value that has no
-/// body parameter is called (recording probes, bpfprobe-resolve).
-std::string argValueName(const ProbeSpec &Spec, const ProbeArg &Arg);
-
 /// The type an expression argument is read as when no body parameter gives
 /// it one: its explicit ':type', else a whole register, unsigned
 /// (kprobe_events' default).

@@ -314,17 +314,34 @@ static bool is_hex(const char *s)
 	return true;
 }
 
+/* [A-Za-z_][A-Za-z0-9_]*: a kprobe_events field name. */
+static bool is_field_name(const char *s)
+{
+	if (!*s || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
 /*
- * The name printed for argument \p i: its text as written without a
- * trailing ":type" ("req->len:u32" -> "req->len"). When the annotation gave
- * only C types (calling-convention mode, "int"), the body's parameter name,
- * or "$argN" when there is no body to name it (the name is the type).
+ * The name printed for argument \p i. A record site's values carry the
+ * kprobe_events names the plugin gave them ("a_ops", "arg1"); objects of
+ * older plugins: the text as written without a trailing ":type"
+ * ("req->len:u32" -> "req->len"), and when the annotation gave only C types
+ * (calling-convention mode, "int"), the body's parameter name, or "$argN"
+ * when there is no body to name it (the name is the type).
  */
 static char *arg_label(const struct bpfprobe_site *site, size_t i)
 {
 	const struct bpfprobe_arg *a = &site->args[i];
 	size_t len = strlen(a->text), tlen = strlen(a->type);
 	char buf[32];
+
+	/* The plugin names record values as kprobe_events does (a_ops, arg1). */
+	if (site->has_record_id && is_field_name(a->name))
+		return strdup(a->name);
 
 	if (!strcmp(site->source, "cc") && !strchr("$%@", a->text[0])) {
 		if (strcmp(a->name, a->text))

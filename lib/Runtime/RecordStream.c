@@ -5,13 +5,16 @@
  * ring_buffer API, decodes each record against the metadata and hands it to
  * a callback or prints it (RecordFormat.c). Counts what it could not decode
  * and, when the object has the optional `bpfprobe_lost` map, what the BPF
- * side dropped: lost events are reported, never hidden.
+ * side dropped: lost events are reported, never hidden. Records of the
+ * reading process itself are dropped, and one call handles a bounded batch:
+ * a probe on the path that prints a record must not feed itself.
  */
 #include "Internal.h"
 
 #include <bpf/bpf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct bpfprobe_records {
 	const struct bpfprobe_meta *meta;
@@ -23,14 +26,36 @@ struct bpfprobe_records {
 	FILE *out;
 	unsigned int flags;
 	pid_t pid;
+	pid_t self;
+	unsigned int batch; /* records handled in this consume/poll call */
+	bool batch_full;
 	struct bpfprobe_records_stats stats;
 	char *line;
 	size_t line_sz;
 };
 
+static int handle_record(struct bpfprobe_records *r, void *data, size_t size);
+
+/*
+ * libbpf advances the consumer position before calling us, and stops at the
+ * first negative return: a full batch ends the call (the record was handled).
+ */
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct bpfprobe_records *r = ctx;
+	int err = handle_record(r, data, size);
+
+	if (err < 0)
+		return err;
+	if (++r->batch >= BPFPROBE_RECORDS_BATCH) {
+		r->batch_full = true;
+		return -ECANCELED;
+	}
+	return 0;
+}
+
+static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
+{
 	const struct bpfprobe_record_hdr *hdr = data;
 	const struct bpfprobe_site *site;
 	int n;
@@ -46,7 +71,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	}
 	if (n < 0)
 		return n;
-	if (r->pid > 0 && hdr->pid != (__u32)r->pid) {
+	if ((r->pid > 0 && hdr->pid != (__u32)r->pid) || hdr->pid == (__u32)r->self) {
 		r->stats.filtered++;
 		return 0;
 	}
@@ -104,6 +129,7 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	r->out = OPTS_GET(opts, out, NULL) ?: stdout;
 	r->flags = OPTS_GET(opts, flags, 0);
 	r->pid = OPTS_GET(opts, pid, 0);
+	r->self = getpid();
 	r->lost_fd = -1;
 	r->line_sz = 512;
 	r->line = malloc(r->line_sz);
@@ -135,14 +161,24 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	return r;
 }
 
+/* A full batch is no error: the count handled so far. */
+static int batch_result(struct bpfprobe_records *r, int ret)
+{
+	if (r->batch_full)
+		ret = r->batch;
+	r->batch = 0;
+	r->batch_full = false;
+	return ret;
+}
+
 int bpfprobe_records__poll(struct bpfprobe_records *r, int timeout_ms)
 {
-	return r ? ring_buffer__poll(r->rb, timeout_ms) : -EINVAL;
+	return r ? batch_result(r, ring_buffer__poll(r->rb, timeout_ms)) : -EINVAL;
 }
 
 int bpfprobe_records__consume(struct bpfprobe_records *r)
 {
-	return r ? ring_buffer__consume(r->rb) : -EINVAL;
+	return r ? batch_result(r, ring_buffer__consume(r->rb)) : -EINVAL;
 }
 
 int bpfprobe_records__fd(const struct bpfprobe_records *r)

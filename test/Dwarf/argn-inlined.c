@@ -15,7 +15,7 @@ BPF_PROBE_RECORD_NAMED(by_name, "uprobe/./srv:srv.c:16(bias, r->id)");
 BPF_PROBE_RECORD_NAMED(by_pos, "uprobe/./srv:srv.c:16($arg2, $arg1->id)");
 char LICENSE[] SEC("license") = "GPL";
 
-// CHECK: p:by_name ./srv:handle+[[OFF1:[0-9]+]] bias=[[B1:[^ ]+]] r->id=[[R1:[^ ]+]]
-// CHECK: p:by_name__1 ./srv:handle+[[OFF2:[0-9]+]] bias=[[B2:[^ ]+]] r->id=[[R2:[^ ]+]]
-// CHECK: p:by_pos ./srv:handle+[[OFF1]] $arg2=[[B1]] $arg1->id=[[R1]]
-// CHECK: p:by_pos__1 ./srv:handle+[[OFF2]] $arg2=[[B2]] $arg1->id=[[R2]]
+// CHECK: p:by_name ./srv:handle+[[OFF1:[0-9]+]] bias=[[B1:[^ ]+]] id=[[R1:[^ ]+]]
+// CHECK: p:by_name__1 ./srv:handle+[[OFF2:[0-9]+]] bias=[[B2:[^ ]+]] id=[[R2:[^ ]+]]
+// CHECK: p:by_pos ./srv:handle+[[OFF1]] arg1=[[B1]] id=[[R1]]
+// CHECK: p:by_pos__1 ./srv:handle+[[OFF2]] arg1=[[B2]] id=[[R2]]

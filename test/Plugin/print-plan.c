@@ -48,7 +48,7 @@ SEC("kprobe/do_sys_open($arg2:ustring)")
 int kstr(struct pt_regs *ctx, const char *path) { return 0; }
 
 // Recording probes name their values by the expression text.
-// CHECK-NEXT: p:rec ./demo:f $arg1=%di:s32 $arg2=%si:u64
+// CHECK-NEXT: p:rec ./demo:f arg1=%di:s32 arg2=%si:u64
 BPF_PROBE_RECORD_NAMED(rec, "uprobe/./demo:f($arg1:s32, $arg2)");
 
 // Ordinary libbpf sections are left alone.

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Pairs gdb's "GDB <place> name=value ..." lines with bpfprobe-run's
 "<place> pid=N name=value ..." records, in order, and prints each pair as
-"SAME <line>" or "DIFF gdb=<line> probe=<line>", then the counts.
+"SAME <line>" or "DIFF gdb=<line> probe=<line>", then the counts. A pair is
+the same when the place and the values, in order, are: gdb's labels are the
+source text ("it.id"), the records' are kprobe_events names ("id").
 
 usage: gdb-vs-records.py [--skip-optimized] GDB_OUTPUT RECORDS
 
@@ -10,6 +12,13 @@ left out (counted as "left out", not paired).
 """
 import re
 import sys
+
+
+def values(line):
+    """(place, [value, ...]) of "place name=value name=value ..."."""
+    place, _, rest = line.partition(" ")
+    fields = re.split(r" (?=[^ =]+=)", rest) if rest else []
+    return place, [f.partition("=")[2] for f in fields]
 
 
 def main():
@@ -28,7 +37,7 @@ def main():
     for i in range(max(len(gdb), len(rec))):
         g = gdb[i] if i < len(gdb) else "<none>"
         r = rec[i] if i < len(rec) else "<none>"
-        if g == r:
+        if values(g) == values(r):
             print("SAME " + g)
         else:
             diff += 1
