@@ -1,8 +1,9 @@
 // The wrapper the pass synthesizes, instruction by instruction: registers
 // loaded from their pt_regs slots, narrowed to the declared type and
 // extended per its signedness to the parameter; stack arguments read with
-// bpf_probe_read_user (helper 112) into zeroed slots; the body renamed,
-// internal and always-inline.
+// bpf_probe_read_user (helper 112) into stack slots, with no zeroing store
+// (the helper zeroes its destination when the read faults); the body
+// renamed, internal and always-inline.
 // RUN: %clang_bpf -O0 -g -S -emit-llvm -Xclang -disable-llvm-passes %s -o %t.ll
 // RUN: %opt_bpfprobe -passes=bpfprobe-wrapper -S %t.ll -o - | FileCheck %s
 
@@ -56,7 +57,6 @@ int on_f8(struct pt_regs *ctx, long a, int b, _Bool c, long d, long e, long f, l
 // CHECK-NEXT:   [[P6:%.*]] = getelementptr inbounds i8, ptr %ctx, i64 152
 // CHECK-NEXT:   [[SP1:%sp[0-9]*]] = load i64, ptr [[P6]], align 8
 // CHECK-NEXT:   [[A6:%.*]] = add i64 [[SP1]], 8
-// CHECK-NEXT:   store i32 0, ptr [[SLOT4]], align 4
 // CHECK-NEXT:   [[Q6:%.*]] = inttoptr i64 [[A6]] to ptr
 // CHECK-NEXT:   {{%.*}} = call i64 inttoptr (i64 112 to ptr)(ptr [[SLOT4]], i32 4, ptr [[Q6]])
 // CHECK-NEXT:   [[V6:%.*]] = load i32, ptr [[SLOT4]], align 4
@@ -66,7 +66,6 @@ int on_f8(struct pt_regs *ctx, long a, int b, _Bool c, long d, long e, long f, l
 // CHECK-NEXT:   [[P7:%.*]] = getelementptr inbounds i8, ptr %ctx, i64 152
 // CHECK-NEXT:   [[SP2:%sp[0-9]*]] = load i64, ptr [[P7]], align 8
 // CHECK-NEXT:   [[A7:%.*]] = add i64 [[SP2]], 16
-// CHECK-NEXT:   store i64 0, ptr [[SLOT8]], align 8
 // CHECK-NEXT:   [[Q7:%.*]] = inttoptr i64 [[A7]] to ptr
 // CHECK-NEXT:   {{%.*}} = call i64 inttoptr (i64 112 to ptr)(ptr [[SLOT8]], i32 8, ptr [[Q7]])
 // CHECK-NEXT:   [[V7:%.*]] = load i64, ptr [[SLOT8]], align 8
