@@ -50,6 +50,7 @@
 #include "Target/ArchABI.h"
 #include "bpfprobe/metadata.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
@@ -218,18 +219,28 @@ public:
       return Wrapper;
     }
     SmallVector<Value *, 16> Args{CtxArg};
+    // An argument that is a memory read is loaded from its stack slot only
+    // after all reads: the value then goes straight into its argument
+    // register instead of being kept in a callee-saved one across the
+    // other helper calls.
+    SmallVector<std::pair<unsigned, AllocaInst *>, 8> Late;
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
       if (A.Type.Kind == ValueType::Aggregate) {
         Args.push_back(copyAggregate(*A.Expr, A.Type, A.Name));
         continue;
       }
-      Value *V = eval(*A.Expr);
-      Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
-      if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
-        Inst->setName(A.Name);
-      Args.push_back(Arg);
+      if (A.Expr->Kind == FetchExpr::Deref && A.Type.Kind != ValueType::String) {
+        Late.push_back({I, readToSlot(eval(*A.Expr->Operand), A.Expr->Size)});
+        Args.push_back(nullptr);
+        continue;
+      }
+      Args.push_back(bindArg(I, eval(*A.Expr)));
     }
+    for (auto [I, Slot] : Late)
+      Args[I + 1] = bindArg(
+          I, B.CreateZExtOrTrunc(B.CreateLoad(Slot->getAllocatedType(), Slot),
+                                 i64()));
     CallInst *Call = B.CreateCall(&Body, Args);
     if (Body.getReturnType()->isVoidTy())
       B.CreateRet(ConstantInt::get(Wrapper->getReturnType(), 0));
@@ -248,6 +259,17 @@ private:
   Value *CtxArg = nullptr;
   /// i1: some read of the argument being built faulted (records report it).
   Value *Fault = nullptr;
+  /// The 64-bit value of each register loaded so far, by index.
+  DenseMap<unsigned, Value *> RegCache;
+
+  /// The body's argument I from its 64-bit value.
+  Value *bindArg(unsigned I, Value *V) {
+    const ArgPlan &A = Site.Args[I];
+    Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
+    if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
+      Inst->setName(A.Name);
+    return Arg;
+  }
 
   void noteFault(Value *HelperRet) {
     if (!Site.Record)
@@ -274,11 +296,20 @@ private:
   Value *eval(const FetchExpr &E) {
     switch (E.Kind) {
     case FetchExpr::Reg: {
+      // Each register is loaded once where every later use sees it. The
+      // load is volatile: LLVM would otherwise merge the loads of two
+      // paths of a select into one load through a phi of pointers, and the
+      // verifier accepts context reads only at a constant offset from ctx.
+      if (Value *Cached = RegCache.lookup(E.RegIdx))
+        return Cached;
       const RegInfo &R = ABI.reg(E.RegIdx);
       Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), CtxArg,
                                               R.PtRegsOffset, "");
-      Value *V = B.CreateLoad(B.getIntNTy(R.Size * 8), P, R.Name);
-      return B.CreateZExtOrTrunc(V, i64());
+      LoadInst *L = B.CreateLoad(B.getIntNTy(R.Size * 8), P, R.Name);
+      L->setVolatile(true);
+      Value *V = B.CreateZExtOrTrunc(L, i64());
+      RegCache[E.RegIdx] = V;
+      return V;
     }
     case FetchExpr::Const:
       return ConstantInt::get(i64(), E.Value, /*IsSigned=*/true);
@@ -344,9 +375,11 @@ private:
     BasicBlock *Join = BasicBlock::Create(Ctx, "join", F);
     B.CreateCondBr(C, Then, Else);
     Value *FaultBefore = Fault;
+    DenseMap<unsigned, Value *> CacheBefore = RegCache;
     auto Arm = [&](BasicBlock *BB, const FetchExpr &X, Value *&FaultOut) {
       B.SetInsertPoint(BB);
       Fault = FaultBefore;
+      RegCache = CacheBefore; // loads in one arm do not dominate the other
       Value *V = eval(X);
       FaultOut = Fault ? Fault : B.getFalse();
       BB = B.GetInsertBlock();
@@ -357,6 +390,7 @@ private:
     auto [VT, BT] = Arm(Then, *E.Parts[1], FT);
     auto [VE, BE] = Arm(Else, *E.Parts[2], FE);
     B.SetInsertPoint(Join);
+    RegCache = CacheBefore;
     PHINode *P = B.CreatePHI(i64(), 2);
     P->addIncoming(VT, BT);
     P->addIncoming(VE, BE);
@@ -512,6 +546,12 @@ private:
   /// Size bytes of memory at Addr through bpf_probe_read_{user,kernel},
   /// into a zeroed stack slot.
   Value *read(Value *Addr, unsigned Size) {
+    AllocaInst *Slot = readToSlot(Addr, Size);
+    return B.CreateLoad(Slot->getAllocatedType(), Slot);
+  }
+
+  /// The stack slot that Size bytes at Addr are read into.
+  AllocaInst *readToSlot(Value *Addr, unsigned Size) {
     Type *Ty = B.getIntNTy(Size * 8);
     AllocaInst *Slot;
     {
@@ -530,7 +570,10 @@ private:
                             {Slot, B.getInt32(Size),
                              B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
     noteFault(Ret);
-    return B.CreateLoad(Ty, Slot);
+    // After a call, reloading a register from ctx costs what keeping it in
+    // a callee-saved register would, and leaves those for values.
+    RegCache.clear();
+    return Slot;
   }
 
   Value *callHelper(uint64_t Id, Type *RetTy, ArrayRef<Value *> Args) {
