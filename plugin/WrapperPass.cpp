@@ -736,8 +736,8 @@ bool checkPlan(Module &M, Function &F, const SitePlan &Site) {
     return false;
   }
   if (Error E = validate(Site, *ABI)) {
-    diagnose(M, "invalid fetch plan for '" + Site.Program + "' on '" +
-                    F.getName() + "': " + toString(std::move(E)));
+    diagnose(M, "invalid fetch plan for probe '" + Site.Program +
+                    "': " + toString(std::move(E)));
     return false;
   }
   return true;

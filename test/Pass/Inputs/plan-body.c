@@ -44,9 +44,29 @@
   "arg=a\tv\tlong\t0 8 1 0\t(select (reg 14) (deref 8 (reg 14)) (reg 13))\n"   \
   "arg=b\tb\tlong\t0 8 1 0\t(reg 3)\n"                                         \
   "arg=c\tc\tlong\t0 8 1 0\t(reg 5)\n"
-#elif defined(BAD_PLAN)
-#define PLAN_ARGS BAD_PLAN
+/* Invalid plans (test/Pass/plan-validate.test): each crashed or
+ * miscompiled before plans were validated. */
+#elif defined(BAD_REG)
+#define PLAN_ARGS "arg=a\ta\tlong\t0 8 0 0\t(reg 9999)\n" ARGS_BC
+#elif defined(BAD_DEREF_SIZE)
+#define PLAN_ARGS "arg=a\ta\tlong\t0 8 0 0\t(deref 0 (reg 1))\n" ARGS_BC
+#elif defined(BAD_BITFIELD)
+#define PLAN_ARGS                                                              \
+  "arg=a\ta\tlong\t0 8 0 0\t(bitfield 8 4294967280 8 0 (reg 1))\n" ARGS_BC
+#elif defined(BAD_PIECES)
+#define PLAN_ARGS                                                              \
+  "arg=a\ta\tlong\t0 8 0 0\t(pieces 2 8 (reg 1) 8 (reg 3))\n" ARGS_BC
+#elif defined(BAD_VALUE_SIZE)
+#define PLAN_ARGS "arg=a\ta\tlong\t0 3 0 0\t(reg 1)\n" ARGS_BC
+#elif defined(BAD_OPERATION)
+#define PLAN_ARGS "arg=a\ta\tlong\t0 8 0 0\t(frobnicate (reg 1))\n" ARGS_BC
+#elif defined(BAD_ARCH)
+#undef ARCH
+#define ARCH "pdp11"
+#define PLAN_ARGS "arg=a\ta\tlong\t0 8 0 0\t(reg 1)\n" ARGS_BC
 #endif
+#define ARGS_BC                                                                \
+  "arg=b\tb\tlong\t0 8 0 0\t(reg 3)\narg=c\tc\tlong\t0 8 0 0\t(reg 5)\n"
 
 __attribute__((annotate(PLAN_HEAD PLAN_ARGS),
                section("kprobe/generic_perform_write+184")))
