@@ -483,7 +483,7 @@ std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
   // string %di points to (perf probe prints the same).
   if (T.Kind == ValueType::String)
     return formatAddr(E, ABI, Space) + ":" + T.kprobeTypeName();
-  if (E.Kind == FetchExpr::Bitfield)
+  if (E.Kind == FetchExpr::Bitfield && E.isKprobeRepresentable())
     return (E.Operand->Kind == FetchExpr::Deref
                 ? formatAddr(*E.Operand->Operand, ABI, Space)
                 : formatValue(*E.Operand, ABI, Space)) +
