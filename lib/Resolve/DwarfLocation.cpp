@@ -201,11 +201,15 @@ EvalState EvalState::copy() const {
   return S;
 }
 
-/// One decoded operation with its offset in the expression.
+/// One decoded operation: its offsets in the expression, its code and
+/// its raw operands (a block operand is the block's offset in the
+/// expression).
 struct DecodedOp {
   uint64_t Offset;
   uint64_t End;
-  DWARFExpression::Operation Op;
+  uint8_t Code;
+  SmallVector<uint64_t, 3> Operands;
+  uint64_t raw(unsigned I) const { return I < Operands.size() ? Operands[I] : 0; }
 };
 
 /// Limits that keep a hostile or huge expression from exploding: the
@@ -241,6 +245,8 @@ private:
   unsigned Evaluated = 0;
 
   Error decode();
+  Expected<uint64_t> decodeImplicitPointer(uint64_t Offset,
+                                           std::optional<dwarf::DwarfFormat> F);
   Expected<Located> runFrom(size_t Index, EvalState S, unsigned Forks);
   /// Index of the operation at Offset (the end of the expression is
   /// Ops.size()), or an error for a branch into the middle of an operation.
@@ -249,8 +255,7 @@ private:
   Error step(const DecodedOp &D, EvalState &S);
   Error pushLiteral(const DecodedOp &D, EvalState &S, bool &Done);
   Error pushRegister(const DecodedOp &D, EvalState &S, bool &Done);
-  Error stackOp(uint8_t Code, const DWARFExpression::Operation &Op,
-                EvalState &S, bool &Done);
+  Error stackOp(const DecodedOp &D, EvalState &S, bool &Done);
   Error arithmetic(uint8_t Code, EvalState &S, bool &Done);
   Error memoryOp(const DecodedOp &D, EvalState &S, bool &Done);
   Error typedOp(const DecodedOp &D, EvalState &S, bool &Done);
@@ -274,25 +279,74 @@ private:
 };
 
 Error LocationEvaluator::decode() {
+  std::optional<dwarf::DwarfFormat> Format;
+  if (Ctx.Unit)
+    Format = Ctx.Unit->getFormParams().Format;
+  // LLVM's decoder stops at an operation it does not know; the one that
+  // matters, DW_OP_implicit_pointer, is decoded here and the rest of the
+  // expression resumed after it.
+  uint64_t Base = 0;
+  while (Base < Bytes.size()) {
+    ArrayRef<uint8_t> Rest = Bytes.drop_front(Base);
+    DataExtractor Data(StringRef(reinterpret_cast<const char *>(Rest.data()),
+                                 Rest.size()),
+                       ABI.LittleEndian, Ctx.AddrSize);
+    DWARFExpression Expr(Data, Ctx.AddrSize, Format);
+    uint64_t Cur = Base;
+    bool Resume = false;
+    for (const DWARFExpression::Operation &Op : Expr) {
+      if (Op.isError()) {
+        auto End = decodeImplicitPointer(Cur, Format);
+        if (!End)
+          return End.takeError();
+        Base = *End;
+        Resume = true;
+        break;
+      }
+      DecodedOp D{Cur, Base + Op.getEndOffset(), Op.getCode(), {}};
+      D.Operands.append(Op.getRawOperands().begin(), Op.getRawOperands().end());
+      // Block operands are offsets in the part decoded.
+      if (D.Code == dwarf::DW_OP_implicit_value && D.Operands.size() > 1)
+        D.Operands[1] += Base;
+      if (D.Code == dwarf::DW_OP_const_type && D.Operands.size() > 2)
+        D.Operands[2] += Base;
+      Ops.push_back(std::move(D));
+      Cur = Ops.back().End;
+    }
+    if (!Resume)
+      break;
+  }
+  return Error::success();
+}
+
+/// DW_OP_implicit_pointer (DWARF 5) and DW_OP_GNU_implicit_pointer at
+/// Offset: a .debug_info reference and a signed offset. Returns the offset
+/// after it; anything else LLVM could not decode is an error.
+Expected<uint64_t>
+LocationEvaluator::decodeImplicitPointer(uint64_t Offset,
+                                         std::optional<dwarf::DwarfFormat> F) {
+  uint8_t Code = Bytes[Offset];
+  if (Code != dwarf::DW_OP_implicit_pointer && Code != 0xf2) {
+    // GCC's DWARF 4 typed-stack extensions: LLVM does not decode them.
+    if (Code >= 0xf4 && Code <= 0xf9 && Code != 0xf8)
+      return fail("its location uses a GNU DWARF 4 extension (DW_OP_GNU_*, "
+                  "opcode 0x" + utohexstr(Code) + ") that cannot be decoded; "
+                  "rebuild the target with -gdwarf-5");
+    return fail("malformed DWARF expression");
+  }
   DataExtractor Data(StringRef(reinterpret_cast<const char *>(Bytes.data()),
                                Bytes.size()),
                      ABI.LittleEndian, Ctx.AddrSize);
-  DWARFExpression Expr(Data, Ctx.AddrSize);
-  uint64_t Offset = 0;
-  for (const DWARFExpression::Operation &Op : Expr) {
-    if (Op.isError()) {
-      uint8_t Code = Offset < Bytes.size() ? Bytes[Offset] : 0;
-      // GCC's DWARF 4 typed-stack extensions: LLVM does not decode them.
-      if (Code == 0xf2 || (Code >= 0xf4 && Code <= 0xf9 && Code != 0xf8))
-        return fail("its location uses a GNU DWARF 4 extension (DW_OP_GNU_*, "
-                    "opcode 0x" + utohexstr(Code) + ") that cannot be "
-                    "decoded; rebuild the target with -gdwarf-5");
-      return fail("malformed DWARF expression");
-    }
-    Ops.push_back({Offset, Op.getEndOffset(), Op});
-    Offset = Op.getEndOffset();
-  }
-  return Error::success();
+  DataExtractor::Cursor C(Offset + 1);
+  uint64_t Ref = Data.getUnsigned(C, F == dwarf::DWARF64 ? 8 : 4);
+  int64_t Off = Data.getSLEB128(C);
+  if (!C)
+    return fail("malformed DWARF expression: " + toString(C.takeError()));
+  DecodedOp D{Offset, C.tell(), dwarf::DW_OP_implicit_pointer, {}};
+  D.Operands.push_back(Ref);
+  D.Operands.push_back(uint64_t(Off));
+  Ops.push_back(std::move(D));
+  return C.tell();
 }
 
 Expected<size_t> LocationEvaluator::indexAt(uint64_t Offset) {
@@ -312,11 +366,11 @@ Expected<Located> LocationEvaluator::runFrom(size_t Index, EvalState S,
       return fail("its location expression takes more than " +
                   Twine(MaxEvaluatedOps) + " steps to evaluate");
     const DecodedOp &D = Ops[Index];
-    uint8_t Code = D.Op.getCode();
+    uint8_t Code = D.Code;
     if (Code == dwarf::DW_OP_skip || Code == dwarf::DW_OP_bra) {
       if (Code == dwarf::DW_OP_bra)
         return branch(Index, std::move(S), Forks);
-      int64_t Rel = int16_t(D.Op.getRawOperand(0));
+      int64_t Rel = int16_t(D.raw(0));
       if (Rel < 0)
         return fail("its location loops (a backward DW_OP_skip), which a "
                     "BPF prologue cannot run");
@@ -338,7 +392,7 @@ Expected<Located> LocationEvaluator::runFrom(size_t Index, EvalState S,
 Expected<Located> LocationEvaluator::branch(size_t Index, EvalState S,
                                             unsigned Forks) {
   const DecodedOp &D = Ops[Index];
-  int64_t Rel = int16_t(D.Op.getRawOperand(0));
+  int64_t Rel = int16_t(D.raw(0));
   if (Rel < 0)
     return fail("its location loops (a backward DW_OP_bra), which a BPF "
                 "prologue cannot run");
@@ -364,14 +418,14 @@ Expected<Located> LocationEvaluator::branch(size_t Index, EvalState S,
 
 Error LocationEvaluator::step(const DecodedOp &D, EvalState &S) {
   bool Done = false;
-  uint8_t Code = D.Op.getCode();
+  uint8_t Code = D.Code;
   if (Error E = pushLiteral(D, S, Done))
     return E;
   if (!Done)
     if (Error E = pushRegister(D, S, Done))
       return E;
   if (!Done)
-    if (Error E = stackOp(Code, D.Op, S, Done))
+    if (Error E = stackOp(D, S, Done))
       return E;
   if (!Done)
     if (Error E = arithmetic(Code, S, Done))
@@ -405,7 +459,7 @@ Error LocationEvaluator::step(const DecodedOp &D, EvalState &S) {
 /// Literals, constants, addresses: DW_OP_lit*, const*, addr, addrx.
 Error LocationEvaluator::pushLiteral(const DecodedOp &D, EvalState &S,
                                      bool &Done) {
-  uint8_t Code = D.Op.getCode();
+  uint8_t Code = D.Code;
   Done = true;
   if (Code >= dwarf::DW_OP_lit0 && Code <= dwarf::DW_OP_lit31) {
     S.Stack.push_back(generic(FetchExpr::constant(Code - dwarf::DW_OP_lit0)));
@@ -423,12 +477,12 @@ Error LocationEvaluator::pushLiteral(const DecodedOp &D, EvalState &S,
   case dwarf::DW_OP_const8s:
   case dwarf::DW_OP_consts:
     S.Stack.push_back(
-        generic(FetchExpr::constant(int64_t(D.Op.getRawOperand(0)))));
+        generic(FetchExpr::constant(int64_t(D.raw(0)))));
     return Error::success();
   case dwarf::DW_OP_addr:
   case dwarf::DW_OP_addrx:
   case dwarf::DW_OP_GNU_addr_index: {
-    uint64_t A = D.Op.getRawOperand(0);
+    uint64_t A = D.raw(0);
     if (Code != dwarf::DW_OP_addr) {
       // DWARF 5: an index into the unit's .debug_addr.
       auto Item = Ctx.Unit ? Ctx.Unit->getAddrOffsetSectionItem(A)
@@ -455,12 +509,11 @@ Error LocationEvaluator::pushLiteral(const DecodedOp &D, EvalState &S,
 /// bregx, fbreg, call_frame_cfa.
 Error LocationEvaluator::pushRegister(const DecodedOp &D, EvalState &S,
                                       bool &Done) {
-  uint8_t Code = D.Op.getCode();
-  const DWARFExpression::Operation &Op = D.Op;
+  uint8_t Code = D.Code;
   Done = true;
   if ((Code >= dwarf::DW_OP_reg0 && Code <= dwarf::DW_OP_reg31) ||
       Code == dwarf::DW_OP_regx) {
-    auto R = regValue(Code == dwarf::DW_OP_regx ? Op.getRawOperand(0)
+    auto R = regValue(Code == dwarf::DW_OP_regx ? D.raw(0)
                                                 : Code - dwarf::DW_OP_reg0,
                       ABI);
     if (!R)
@@ -471,12 +524,12 @@ Error LocationEvaluator::pushRegister(const DecodedOp &D, EvalState &S,
   if ((Code >= dwarf::DW_OP_breg0 && Code <= dwarf::DW_OP_breg31) ||
       Code == dwarf::DW_OP_bregx) {
     bool X = Code == dwarf::DW_OP_bregx;
-    auto R = regValue(X ? Op.getRawOperand(0) : Code - dwarf::DW_OP_breg0,
+    auto R = regValue(X ? D.raw(0) : Code - dwarf::DW_OP_breg0,
                       ABI);
     if (!R)
       return R.takeError();
     S.Stack.push_back(generic(
-        FetchExpr::add(std::move(*R), int64_t(Op.getRawOperand(X ? 1 : 0)))));
+        FetchExpr::add(std::move(*R), int64_t(D.raw(X ? 1 : 0)))));
     return Error::success();
   }
   switch (Code) {
@@ -485,7 +538,7 @@ Error LocationEvaluator::pushRegister(const DecodedOp &D, EvalState &S,
     if (!FB)
       return FB.takeError();
     S.Stack.push_back(generic(
-        FetchExpr::add(std::move(*FB), int64_t(Op.getRawOperand(0)))));
+        FetchExpr::add(std::move(*FB), int64_t(D.raw(0)))));
     return Error::success();
   }
   case dwarf::DW_OP_call_frame_cfa: {
@@ -502,9 +555,9 @@ Error LocationEvaluator::pushRegister(const DecodedOp &D, EvalState &S,
 }
 
 /// DW_OP_dup, drop, over, pick, swap, rot: they move trees, not values.
-Error LocationEvaluator::stackOp(uint8_t Code,
-                                 const DWARFExpression::Operation &Op,
-                                 EvalState &S, bool &Done) {
+Error LocationEvaluator::stackOp(const DecodedOp &D, EvalState &S,
+                                 bool &Done) {
+  uint8_t Code = D.Code;
   auto &St = S.Stack;
   auto Need = [&](size_t N) -> Error {
     if (St.size() < N)
@@ -529,7 +582,7 @@ Error LocationEvaluator::stackOp(uint8_t Code,
     St.push_back(St[St.size() - 2].copy());
     return Error::success();
   case dwarf::DW_OP_pick: {
-    uint64_t N = Op.getRawOperand(0);
+    uint64_t N = D.raw(0);
     if (Error E = Need(N + 1))
       return E;
     St.push_back(St[St.size() - 1 - N].copy());
@@ -661,14 +714,14 @@ Error LocationEvaluator::arithmetic(uint8_t Code, EvalState &S, bool &Done) {
 /// DW_OP_plus_uconst, deref, deref_size, deref_type.
 Error LocationEvaluator::memoryOp(const DecodedOp &D, EvalState &S,
                                   bool &Done) {
-  uint8_t Code = D.Op.getCode();
+  uint8_t Code = D.Code;
   Done = true;
   switch (Code) {
   case dwarf::DW_OP_plus_uconst: {
     auto T = pop(S);
     if (!T)
       return T.takeError();
-    T->E = FetchExpr::add(std::move(T->E), D.Op.getRawOperand(0));
+    T->E = FetchExpr::add(std::move(T->E), D.raw(0));
     if (!T->Generic)
       T->E = FetchExpr::extend(std::move(T->E), T->Bits, T->Signed);
     S.Stack.push_back(std::move(*T));
@@ -681,12 +734,12 @@ Error LocationEvaluator::memoryOp(const DecodedOp &D, EvalState &S,
     if (!T)
       return T.takeError();
     unsigned Size =
-        Code == dwarf::DW_OP_deref ? Ctx.AddrSize : D.Op.getRawOperand(0);
+        Code == dwarf::DW_OP_deref ? Ctx.AddrSize : D.raw(0);
     if (Size != 1 && Size != 2 && Size != 4 && Size != 8)
       return fail(opName(Code) + " of " + Twine(Size) + " bytes");
     StackValue V = generic(FetchExpr::deref(std::move(T->E), Size));
     if (Code == dwarf::DW_OP_deref_type) {
-      auto Ty = baseType(D.Op.getRawOperand(1), opName(Code));
+      auto Ty = baseType(D.raw(1), opName(Code));
       if (!Ty)
         return Ty.takeError();
       if (Ty->Bits != Size * 8)
@@ -753,8 +806,7 @@ LocationEvaluator::blockConstant(uint64_t Off, uint64_t Len, StringRef OpName) {
 /// types.
 Error LocationEvaluator::typedOp(const DecodedOp &D, EvalState &S,
                                  bool &Done) {
-  uint8_t Code = D.Op.getCode();
-  const DWARFExpression::Operation &Op = D.Op;
+  uint8_t Code = D.Code;
   Done = true;
   switch (Code) {
   case dwarf::DW_OP_convert:
@@ -762,7 +814,7 @@ Error LocationEvaluator::typedOp(const DecodedOp &D, EvalState &S,
     auto V = pop(S);
     if (!V)
       return V.takeError();
-    auto Ty = baseType(Op.getRawOperand(0), opName(Code));
+    auto Ty = baseType(D.raw(0), opName(Code));
     if (!Ty)
       return Ty.takeError();
     if (Code == dwarf::DW_OP_reinterpret && Ty->Bits != V->Bits)
@@ -775,15 +827,15 @@ Error LocationEvaluator::typedOp(const DecodedOp &D, EvalState &S,
     return Error::success();
   }
   case dwarf::DW_OP_const_type: {
-    auto Ty = baseType(Op.getRawOperand(0), opName(Code));
+    auto Ty = baseType(D.raw(0), opName(Code));
     if (!Ty)
       return Ty.takeError();
-    uint64_t Len = Op.getRawOperand(1);
+    uint64_t Len = D.raw(1);
     if (Len * 8 != Ty->Bits)
       return fail("malformed DWARF expression: a " + Twine(Len) +
                   "-byte DW_OP_const_type of a " + Twine(Ty->Bits) +
                   "-bit type");
-    auto C = blockConstant(Op.getRawOperand(2), Len, opName(Code));
+    auto C = blockConstant(D.raw(2), Len, opName(Code));
     if (!C)
       return C.takeError();
     Ty->E = FetchExpr::extend(std::move(*C), Ty->Bits, Ty->Signed);
@@ -791,10 +843,10 @@ Error LocationEvaluator::typedOp(const DecodedOp &D, EvalState &S,
     return Error::success();
   }
   case dwarf::DW_OP_regval_type: {
-    auto R = regValue(Op.getRawOperand(0), ABI);
+    auto R = regValue(D.raw(0), ABI);
     if (!R)
       return R.takeError();
-    auto Ty = baseType(Op.getRawOperand(1), opName(Code));
+    auto Ty = baseType(D.raw(1), opName(Code));
     if (!Ty)
       return Ty.takeError();
     Ty->E = FetchExpr::extend(std::move(*R), Ty->Bits, Ty->Signed);
@@ -830,15 +882,14 @@ Located currentLocation(EvalState &S) {
 /// DW_OP_stack_value, implicit_value, implicit_pointer, piece, bit_piece.
 Error LocationEvaluator::compositionOp(const DecodedOp &D, EvalState &S,
                                        bool &Done) {
-  uint8_t Code = D.Op.getCode();
-  const DWARFExpression::Operation &Op = D.Op;
+  uint8_t Code = D.Code;
   Done = true;
   switch (Code) {
   case dwarf::DW_OP_stack_value:
     S.IsValue = true;
     return Error::success();
   case dwarf::DW_OP_implicit_value: {
-    auto C = blockConstant(Op.getRawOperand(1), Op.getRawOperand(0),
+    auto C = blockConstant(D.raw(1), D.raw(0),
                            opName(Code));
     if (!C)
       return C.takeError();
@@ -849,14 +900,14 @@ Error LocationEvaluator::compositionOp(const DecodedOp &D, EvalState &S,
   case dwarf::DW_OP_implicit_pointer: {
     // The operand is a .debug_info offset of the variable pointed to.
     DWARFDie Target =
-        Ctx.Unit ? Ctx.Unit->getContext().getDIEForOffset(Op.getRawOperand(0))
+        Ctx.Unit ? Ctx.Unit->getContext().getDIEForOffset(D.raw(0))
                  : DWARFDie();
     if (!Target)
       return fail("malformed DWARF expression: " + opName(Code) +
                   " to no variable");
     S.IsImplicitPointer = true;
     S.PointerTarget = Target;
-    S.PointerOffset = int64_t(Op.getRawOperand(1));
+    S.PointerOffset = int64_t(D.raw(1));
     return Error::success();
   }
   case dwarf::DW_OP_piece:
@@ -864,11 +915,11 @@ Error LocationEvaluator::compositionOp(const DecodedOp &D, EvalState &S,
     S.SawPiece = true;
     Located::Piece P;
     if (Code == dwarf::DW_OP_piece) {
-      P.Size = Op.getRawOperand(0);
+      P.Size = D.raw(0);
       P.BitSize = P.Size * 8;
     } else {
-      P.BitSize = Op.getRawOperand(0);
-      P.BitOffset = Op.getRawOperand(1);
+      P.BitSize = D.raw(0);
+      P.BitOffset = D.raw(1);
       P.Size = (P.BitSize + 7) / 8;
     }
     if (P.BitSize == 0 || P.Size > 1 << 16 || P.BitOffset > 1 << 16)
