@@ -100,6 +100,15 @@ std::unique_ptr<FetchExpr> FetchExpr::extend(std::unique_ptr<FetchExpr> V,
       X |= ~Mask;
     return constant(int64_t(X));
   }
+  // An integer conversion of a conversion: the narrower one decides.
+  if (V->Kind == Bitfield && V->BitOffset == 0) {
+    if (V->BitSize < Bits && !V->SignExtend)
+      return V; // already zero-extended from fewer bits
+    if (V->BitSize == Bits && V->SignExtend == Signed)
+      return V;
+    if (V->BitSize > Bits)
+      return extend(std::move(V->Operand), Bits, Signed);
+  }
   return bitfield(std::move(V), 8, 0, Bits, Signed);
 }
 
@@ -446,9 +455,13 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     }
     return S + "}";
   }
-  case FetchExpr::Unary:
-    return "(" + opSymbol(E.Op).str() +
-           formatValue(*E.Parts[0], ABI, Space) + ")";
+  case FetchExpr::Unary: {
+    // "(-%di)", but "(-(-8(%bp)))" where the operand starts with a sign.
+    std::string V = formatValue(*E.Parts[0], ABI, Space);
+    if (!V.empty() && (V[0] == '-' || V[0] == '+'))
+      V = "(" + V + ")";
+    return "(" + opSymbol(E.Op).str() + V + ")";
+  }
   case FetchExpr::Binary:
     return "(" + formatValue(*E.Parts[0], ABI, Space) + " " +
            opSymbol(E.Op).str() + " " + formatValue(*E.Parts[1], ABI, Space) +
@@ -483,6 +496,11 @@ std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
   // string %di points to (perf probe prints the same).
   if (T.Kind == ValueType::String)
     return formatAddr(E, ABI, Space) + ":" + T.kprobeTypeName();
+  // A conversion to at least the argument's width changes nothing the
+  // type suffix does not already say.
+  if (E.Kind == FetchExpr::Bitfield && E.BitOffset == 0 &&
+      E.BitSize >= T.Size * 8 && T.Kind != ValueType::Aggregate)
+    return formatFetchArg(*E.Operand, T, ABI, Space);
   if (E.Kind == FetchExpr::Bitfield && E.isKprobeRepresentable())
     return (E.Operand->Kind == FetchExpr::Deref
                 ? formatAddr(*E.Operand->Operand, ABI, Space)

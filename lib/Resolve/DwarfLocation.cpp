@@ -245,8 +245,8 @@ private:
   unsigned Evaluated = 0;
 
   Error decode();
-  Expected<uint64_t> decodeImplicitPointer(uint64_t Offset,
-                                           std::optional<dwarf::DwarfFormat> F);
+  Expected<uint64_t> decodeManually(uint64_t Offset,
+                                    std::optional<dwarf::DwarfFormat> F);
   Expected<Located> runFrom(size_t Index, EvalState S, unsigned Forks);
   /// Index of the operation at Offset (the end of the expression is
   /// Ops.size()), or an error for a branch into the middle of an operation.
@@ -282,9 +282,8 @@ Error LocationEvaluator::decode() {
   std::optional<dwarf::DwarfFormat> Format;
   if (Ctx.Unit)
     Format = Ctx.Unit->getFormParams().Format;
-  // LLVM's decoder stops at an operation it does not know; the one that
-  // matters, DW_OP_implicit_pointer, is decoded here and the rest of the
-  // expression resumed after it.
+  // LLVM's decoder stops at an operation it cannot decode; those are
+  // decoded here (decodeManually) and the rest resumed after them.
   uint64_t Base = 0;
   while (Base < Bytes.size()) {
     ArrayRef<uint8_t> Rest = Bytes.drop_front(Base);
@@ -296,7 +295,9 @@ Error LocationEvaluator::decode() {
     bool Resume = false;
     for (const DWARFExpression::Operation &Op : Expr) {
       if (Op.isError()) {
-        auto End = decodeImplicitPointer(Cur, Format);
+        if (Cur >= Bytes.size())
+          return fail("malformed DWARF expression");
+        auto End = decodeManually(Cur, Format);
         if (!End)
           return End.takeError();
         Base = *End;
@@ -304,6 +305,17 @@ Error LocationEvaluator::decode() {
         break;
       }
       DecodedOp D{Cur, Base + Op.getEndOffset(), Op.getCode(), {}};
+      // LLVM takes a block's length on trust (DW_OP_implicit_value 16 with
+      // two bytes left would read past the expression).
+      if (D.End > Bytes.size()) {
+        if (D.Code == dwarf::DW_OP_implicit_value)
+          return fail("malformed DWARF expression: the " +
+                      Twine(Op.getRawOperand(0)) + "-byte block of "
+                      "DW_OP_implicit_value runs past the end of the "
+                      "expression");
+        return fail("malformed DWARF expression: " + opName(D.Code) +
+                    " runs past the end of the expression");
+      }
       D.Operands.append(Op.getRawOperands().begin(), Op.getRawOperands().end());
       // Block operands are offsets in the part decoded.
       if (D.Code == dwarf::DW_OP_implicit_value && D.Operands.size() > 1)
@@ -319,34 +331,77 @@ Error LocationEvaluator::decode() {
   return Error::success();
 }
 
-/// DW_OP_implicit_pointer (DWARF 5) and DW_OP_GNU_implicit_pointer at
-/// Offset: a .debug_info reference and a signed offset. Returns the offset
-/// after it; anything else LLVM could not decode is an error.
+/// Decodes the operation at Offset that LLVM's decoder refused: those
+/// whose operands LLVM 19 does not decode (DW_OP_implicit_pointer,
+/// deref_type, const_type), GCC's DWARF 4 spellings of the typed operations
+/// (DW_OP_GNU_*, the same operands), and an implicit value whose block runs
+/// past the expression (an error). Returns the offset after it.
 Expected<uint64_t>
-LocationEvaluator::decodeImplicitPointer(uint64_t Offset,
-                                         std::optional<dwarf::DwarfFormat> F) {
+LocationEvaluator::decodeManually(uint64_t Offset,
+                                  std::optional<dwarf::DwarfFormat> F) {
   uint8_t Code = Bytes[Offset];
-  if (Code != dwarf::DW_OP_implicit_pointer && Code != 0xf2) {
-    // GCC's DWARF 4 typed-stack extensions: LLVM does not decode them.
-    if (Code >= 0xf4 && Code <= 0xf9 && Code != 0xf8)
-      return fail("its location uses a GNU DWARF 4 extension (DW_OP_GNU_*, "
-                  "opcode 0x" + utohexstr(Code) + ") that cannot be decoded; "
-                  "rebuild the target with -gdwarf-5");
-    return fail("malformed DWARF expression");
-  }
   DataExtractor Data(StringRef(reinterpret_cast<const char *>(Bytes.data()),
                                Bytes.size()),
                      ABI.LittleEndian, Ctx.AddrSize);
   DataExtractor::Cursor C(Offset + 1);
-  uint64_t Ref = Data.getUnsigned(C, F == dwarf::DWARF64 ? 8 : 4);
-  int64_t Off = Data.getSLEB128(C);
+  DecodedOp D{Offset, 0, Code, {}};
+  switch (Code) {
+  case dwarf::DW_OP_implicit_pointer:
+  case 0xf2: // DW_OP_GNU_implicit_pointer
+    D.Code = dwarf::DW_OP_implicit_pointer;
+    D.Operands.push_back(Data.getUnsigned(C, F == dwarf::DWARF64 ? 8 : 4));
+    D.Operands.push_back(uint64_t(Data.getSLEB128(C)));
+    break;
+  case dwarf::DW_OP_const_type:
+  case 0xf4: { // DW_OP_GNU_const_type
+    D.Code = dwarf::DW_OP_const_type;
+    D.Operands.push_back(Data.getULEB128(C));
+    uint64_t Len = Data.getU8(C);
+    D.Operands.push_back(Len);
+    D.Operands.push_back(C.tell());
+    Data.skip(C, Len);
+    break;
+  }
+  case dwarf::DW_OP_regval_type:
+  case 0xf5: // DW_OP_GNU_regval_type
+    D.Code = dwarf::DW_OP_regval_type;
+    D.Operands.push_back(Data.getULEB128(C));
+    D.Operands.push_back(Data.getULEB128(C));
+    break;
+  case dwarf::DW_OP_deref_type:
+  case 0xf6: // DW_OP_GNU_deref_type
+    D.Code = dwarf::DW_OP_deref_type;
+    D.Operands.push_back(Data.getU8(C));
+    D.Operands.push_back(Data.getULEB128(C));
+    break;
+  case dwarf::DW_OP_convert:
+  case 0xf7: // DW_OP_GNU_convert
+  case dwarf::DW_OP_reinterpret:
+  case 0xf9: // DW_OP_GNU_reinterpret
+    D.Code = Code == 0xf7 ? dwarf::DW_OP_convert
+             : Code == 0xf9 ? dwarf::DW_OP_reinterpret
+                            : Code;
+    D.Operands.push_back(Data.getULEB128(C));
+    break;
+  case dwarf::DW_OP_implicit_value: {
+    uint64_t Len = Data.getULEB128(C);
+    if (C && (Len > Bytes.size() || C.tell() > Bytes.size() - Len))
+      return fail("malformed DWARF expression: the " + Twine(Len) +
+                  "-byte block of DW_OP_implicit_value runs past the end of "
+                  "the expression");
+    D.Operands.push_back(Len);
+    D.Operands.push_back(C.tell());
+    Data.skip(C, Len);
+    break;
+  }
+  default:
+    return fail("malformed DWARF expression");
+  }
   if (!C)
     return fail("malformed DWARF expression: " + toString(C.takeError()));
-  DecodedOp D{Offset, C.tell(), dwarf::DW_OP_implicit_pointer, {}};
-  D.Operands.push_back(Ref);
-  D.Operands.push_back(uint64_t(Off));
+  D.End = C.tell();
   Ops.push_back(std::move(D));
-  return C.tell();
+  return Ops.back().End;
 }
 
 Expected<size_t> LocationEvaluator::indexAt(uint64_t Offset) {
