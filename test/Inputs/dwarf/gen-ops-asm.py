@@ -10,7 +10,7 @@ import re
 import sys
 
 OPS = {'deref': 0x06, 'const4u': 0x0c, 'pick': 0x15, 'rot': 0x17, 'abs': 0x19,
-       'and': 0x1a, 'minus': 0x1c, 'mul': 0x1e, 'or': 0x21, 'plus': 0x22,
+       'and': 0x1a, 'div': 0x1b, 'minus': 0x1c, 'mul': 0x1e, 'or': 0x21, 'plus': 0x22,
        'plus_uconst': 0x23, 'shl': 0x24, 'bra': 0x28, 'eq': 0x29, 'ge': 0x2a,
        'gt': 0x2b, 'le': 0x2c, 'lt': 0x2d, 'ne': 0x2e, 'skip': 0x2f,
        'fbreg': 0x91, 'deref_size': 0x94, 'bit_piece': 0x9d,
@@ -46,7 +46,7 @@ def fb(off):
 
 
 # Base types of ops-asm.c's unit (CU offsets in clang's output).
-INT, LONG, ULONG, UINT, SCHAR, UCHAR = '18b', '18f', '193', '19c', '1a0', '1a4'
+INT, LONG, ULONG, UINT, SCHAR, UCHAR = '197', '19b', '19f', '1a8', '1ac', '1b0'
 A = fb(-8) + op('deref')
 B = fb(-16) + op('deref')
 U = fb(-24) + op('deref')
@@ -114,6 +114,8 @@ EXPRS = {
            op('reinterpret', ('t', UINT)) + op('convert', ('t', ULONG)) + SV,
     # (signed char)0xfe as a typed constant.
     '120': op('const_type', ('t', SCHAR), ('b', 1), ('b', 0xfe)) + SV,
+    # a / (b * 0): a division by zero at run time (gdb: "Division by zero").
+    '138': A + B + lit(0) + op('mul') + op('div') + SV,
     # (b >= 3) + (4 <= 4)
     '12c': B + lit(3) + op('ge') + lit(4) + lit(4) + op('le') + op('plus') + SV,
 }

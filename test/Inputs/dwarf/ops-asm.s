@@ -2,7 +2,7 @@
 # hand-written DW_AT_location expressions; see ops-asm.c.
 	.text
 	.file	"ops-asm.c"
-	.file	0 "." "ops-asm.c" md5 0xab9e91737f9ec11c85728e8d3498f409
+	.file	0 "." "ops-asm.c" md5 0x481717d0b12d3c3be90b3058b9436e73
 	.globl	target                          # -- Begin function target
 	.p2align	4, 0x90
 	.type	target,@function
@@ -16,30 +16,30 @@ target:                                 # @target
 	.cfi_offset %rbp, -16
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	subq	$144, %rsp
+	subq	$160, %rsp
 	movq	%rdi, -8(%rbp)
 	movq	%rsi, -16(%rbp)
 	movq	%rdx, -24(%rbp)
 	movq	%rcx, -32(%rbp)
 .Ltmp0:
-	.loc	0 20 47 prologue_end            # ops-asm.c:20:47
+	.loc	0 21 47 prologue_end            # ops-asm.c:21:47
 	movq	-8(%rbp), %rsi
-	.loc	0 20 50 is_stmt 0               # ops-asm.c:20:50
+	.loc	0 21 50 is_stmt 0               # ops-asm.c:21:50
 	movq	-16(%rbp), %rdx
-	.loc	0 20 53                         # ops-asm.c:20:53
+	.loc	0 21 53                         # ops-asm.c:21:53
 	movq	-24(%rbp), %rcx
-	.loc	0 20 57                         # ops-asm.c:20:57
+	.loc	0 21 57                         # ops-asm.c:21:57
 	movq	-32(%rbp), %rax
-	.loc	0 20 56                         # ops-asm.c:20:56
+	.loc	0 21 56                         # ops-asm.c:21:56
 	movq	(%rax), %r8
-	.loc	0 20 2                          # ops-asm.c:20:2
+	.loc	0 21 2                          # ops-asm.c:21:2
 	leaq	.L.str(%rip), %rdi
 	movb	$0, %al
 	callq	printf@PLT
-	.loc	0 21 2 is_stmt 1                # ops-asm.c:21:2
+	.loc	0 22 2 is_stmt 1                # ops-asm.c:22:2
 	xorl	%eax, %eax
-	.loc	0 21 2 epilogue_begin is_stmt 0 # ops-asm.c:21:2
-	addq	$144, %rsp
+	.loc	0 22 2 epilogue_begin is_stmt 0 # ops-asm.c:22:2
+	addq	$160, %rsp
 	popq	%rbp
 	.cfi_def_cfa %rsp, 8
 	retq
@@ -53,7 +53,7 @@ target:                                 # @target
 	.type	main,@function
 main:                                   # @main
 .Lfunc_begin1:
-	.loc	0 25 0 is_stmt 1                # ops-asm.c:25:0
+	.loc	0 26 0 is_stmt 1                # ops-asm.c:26:0
 	.cfi_startproc
 # %bb.0:
 	pushq	%rbp
@@ -66,18 +66,18 @@ main:                                   # @main
 	movl	%edi, -8(%rbp)
 	movq	%rsi, -16(%rbp)
 .Ltmp2:
-	.loc	0 26 16 prologue_end            # ops-asm.c:26:16
+	.loc	0 27 16 prologue_end            # ops-asm.c:27:16
 	cmpl	$1, -8(%rbp)
-	.loc	0 26 11 is_stmt 0               # ops-asm.c:26:11
+	.loc	0 27 11 is_stmt 0               # ops-asm.c:27:11
 	jle	.LBB1_2
 # %bb.1:
-	.loc	0 26 27                         # ops-asm.c:26:27
+	.loc	0 27 27                         # ops-asm.c:27:27
 	movq	-16(%rbp), %rax
 	movq	8(%rax), %rdi
-	.loc	0 26 22                         # ops-asm.c:26:22
+	.loc	0 27 22                         # ops-asm.c:27:22
 	callq	atol@PLT
 	movq	%rax, -56(%rbp)                 # 8-byte Spill
-	.loc	0 26 11                         # ops-asm.c:26:11
+	.loc	0 27 11                         # ops-asm.c:27:11
 	jmp	.LBB1_3
 .LBB1_2:
 	movq	$-1000, %rax                    # imm = 0xFC18
@@ -86,20 +86,20 @@ main:                                   # @main
 .LBB1_3:
 	.loc	0 0 11                          # ops-asm.c:0:11
 	movq	-56(%rbp), %rax                 # 8-byte Reload
-	.loc	0 26 7                          # ops-asm.c:26:7
+	.loc	0 27 7                          # ops-asm.c:27:7
 	movq	%rax, -24(%rbp)
-	.loc	0 27 16 is_stmt 1               # ops-asm.c:27:16
+	.loc	0 28 16 is_stmt 1               # ops-asm.c:28:16
 	cmpl	$2, -8(%rbp)
-	.loc	0 27 11 is_stmt 0               # ops-asm.c:27:11
+	.loc	0 28 11 is_stmt 0               # ops-asm.c:28:11
 	jle	.LBB1_5
 # %bb.4:
-	.loc	0 27 27                         # ops-asm.c:27:27
+	.loc	0 28 27                         # ops-asm.c:28:27
 	movq	-16(%rbp), %rax
 	movq	16(%rax), %rdi
-	.loc	0 27 22                         # ops-asm.c:27:22
+	.loc	0 28 22                         # ops-asm.c:28:22
 	callq	atol@PLT
 	movq	%rax, -64(%rbp)                 # 8-byte Spill
-	.loc	0 27 11                         # ops-asm.c:27:11
+	.loc	0 28 11                         # ops-asm.c:28:11
 	jmp	.LBB1_6
 .LBB1_5:
 	movl	$77, %eax
@@ -108,23 +108,23 @@ main:                                   # @main
 .LBB1_6:
 	.loc	0 0 11                          # ops-asm.c:0:11
 	movq	-64(%rbp), %rax                 # 8-byte Reload
-	.loc	0 27 7                          # ops-asm.c:27:7
+	.loc	0 28 7                          # ops-asm.c:28:7
 	movq	%rax, -32(%rbp)
-	.loc	0 28 25 is_stmt 1               # ops-asm.c:28:25
+	.loc	0 29 25 is_stmt 1               # ops-asm.c:29:25
 	cmpl	$3, -8(%rbp)
-	.loc	0 28 20 is_stmt 0               # ops-asm.c:28:20
+	.loc	0 29 20 is_stmt 0               # ops-asm.c:29:20
 	jle	.LBB1_8
 # %bb.7:
-	.loc	0 28 39                         # ops-asm.c:28:39
+	.loc	0 29 39                         # ops-asm.c:29:39
 	movq	-16(%rbp), %rax
 	movq	24(%rax), %rdi
-	.loc	0 28 31                         # ops-asm.c:28:31
+	.loc	0 29 31                         # ops-asm.c:29:31
 	xorl	%eax, %eax
 	movl	%eax, %esi
 	xorl	%edx, %edx
 	callq	strtoul@PLT
 	movq	%rax, -72(%rbp)                 # 8-byte Spill
-	.loc	0 28 20                         # ops-asm.c:28:20
+	.loc	0 29 20                         # ops-asm.c:29:20
 	jmp	.LBB1_9
 .LBB1_8:
 	movabsq	$5124095577148911, %rax         # imm = 0x12345678ABCDEF
@@ -133,20 +133,20 @@ main:                                   # @main
 .LBB1_9:
 	.loc	0 0 20                          # ops-asm.c:0:20
 	movq	-72(%rbp), %rax                 # 8-byte Reload
-	.loc	0 28 16                         # ops-asm.c:28:16
+	.loc	0 29 16                         # ops-asm.c:29:16
 	movq	%rax, -40(%rbp)
-	.loc	0 29 16 is_stmt 1               # ops-asm.c:29:16
+	.loc	0 30 16 is_stmt 1               # ops-asm.c:30:16
 	cmpl	$4, -8(%rbp)
-	.loc	0 29 11 is_stmt 0               # ops-asm.c:29:11
+	.loc	0 30 11 is_stmt 0               # ops-asm.c:30:11
 	jle	.LBB1_11
 # %bb.10:
-	.loc	0 29 27                         # ops-asm.c:29:27
+	.loc	0 30 27                         # ops-asm.c:30:27
 	movq	-16(%rbp), %rax
 	movq	32(%rax), %rdi
-	.loc	0 29 22                         # ops-asm.c:29:22
+	.loc	0 30 22                         # ops-asm.c:30:22
 	callq	atol@PLT
 	movq	%rax, -80(%rbp)                 # 8-byte Spill
-	.loc	0 29 11                         # ops-asm.c:29:11
+	.loc	0 30 11                         # ops-asm.c:30:11
 	jmp	.LBB1_12
 .LBB1_11:
 	movl	$4242, %eax                     # imm = 0x1092
@@ -155,18 +155,18 @@ main:                                   # @main
 .LBB1_12:
 	.loc	0 0 11                          # ops-asm.c:0:11
 	movq	-80(%rbp), %rax                 # 8-byte Reload
-	.loc	0 29 7                          # ops-asm.c:29:7
+	.loc	0 30 7                          # ops-asm.c:30:7
 	movq	%rax, -48(%rbp)
-	.loc	0 30 16 is_stmt 1               # ops-asm.c:30:16
+	.loc	0 31 16 is_stmt 1               # ops-asm.c:31:16
 	movq	-24(%rbp), %rdi
-	.loc	0 30 19 is_stmt 0               # ops-asm.c:30:19
+	.loc	0 31 19 is_stmt 0               # ops-asm.c:31:19
 	movq	-32(%rbp), %rsi
-	.loc	0 30 22                         # ops-asm.c:30:22
+	.loc	0 31 22                         # ops-asm.c:31:22
 	movq	-40(%rbp), %rdx
-	.loc	0 30 9                          # ops-asm.c:30:9
+	.loc	0 31 9                          # ops-asm.c:31:9
 	leaq	-48(%rbp), %rcx
 	callq	target
-	.loc	0 30 2 epilogue_begin           # ops-asm.c:30:2
+	.loc	0 31 2 epilogue_begin           # ops-asm.c:31:2
 	addq	$80, %rsp
 	popq	%rbp
 	.cfi_def_cfa %rsp, 8
@@ -327,7 +327,7 @@ main:                                   # @main
 	.byte	8                               # Address Size (in bytes)
 	.long	.debug_abbrev                   # Offset Into Abbrev. Section
 .Ldie_c:
-	.byte	1                               # Abbrev [1] 0xc:0x1a7 DW_TAG_compile_unit
+	.byte	1                               # Abbrev [1] 0xc:0x1b3 DW_TAG_compile_unit
 	.byte	0                               # DW_AT_producer
 	.short	29                              # DW_AT_language
 	.byte	1                               # DW_AT_name
@@ -341,7 +341,7 @@ main:                                   # @main
 	.byte	2                               # Abbrev [2] 0x23:0xa DW_TAG_variable
 	.long .Ldie_2d-.Lcu_begin0                              # DW_AT_type
 	.byte	0                               # DW_AT_decl_file
-	.byte	20                              # DW_AT_decl_line
+	.byte	21                              # DW_AT_decl_line
 	.byte	2                               # DW_AT_location
 	.byte	161
 	.byte	0
@@ -364,7 +364,7 @@ main:                                   # @main
 	.byte	8                               # DW_AT_byte_size
 	.byte	7                               # DW_AT_encoding
 .Ldie_41:
-	.byte	7                               # Abbrev [7] 0x41:0xf8 DW_TAG_subprogram
+	.byte	7                               # Abbrev [7] 0x41:0x104 DW_TAG_subprogram
 	.byte	1                               # DW_AT_low_pc
 	.long	.Lfunc_end0-.Lfunc_begin0       # DW_AT_high_pc
 	.byte	1                               # DW_AT_frame_base
@@ -373,7 +373,7 @@ main:                                   # @main
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
                                         # DW_AT_prototyped
-	.long .Ldie_18b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
                                         # DW_AT_external
 .Ldie_50:
 	.byte	8                               # Abbrev [8] 0x50:0xb DW_TAG_formal_parameter
@@ -383,7 +383,7 @@ main:                                   # @main
 	.byte	8                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_5b:
 	.byte	8                               # Abbrev [8] 0x5b:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -392,7 +392,7 @@ main:                                   # @main
 	.byte	10                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_66:
 	.byte	8                               # Abbrev [8] 0x66:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -401,7 +401,7 @@ main:                                   # @main
 	.byte	11                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_193-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19f-.Lcu_begin0                             # DW_AT_type
 .Ldie_71:
 	.byte	8                               # Abbrev [8] 0x71:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -410,7 +410,7 @@ main:                                   # @main
 	.byte	13                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
 .Ldie_7c:
 	.byte	9                               # Abbrev [9] 0x7c:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_7c-.Lloc_begin_7c # DW_AT_location
@@ -429,7 +429,7 @@ main:                                   # @main
 	.byte	14                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_87:
 	.byte	9                               # Abbrev [9] 0x87:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_87-.Lloc_begin_87 # DW_AT_location
@@ -446,7 +446,7 @@ main:                                   # @main
 	.byte	15                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_92:
 	.byte	9                               # Abbrev [9] 0x92:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_92-.Lloc_begin_92 # DW_AT_location
@@ -468,7 +468,7 @@ main:                                   # @main
 	.byte	16                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_9d:
 	.byte	9                               # Abbrev [9] 0x9d:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_9d-.Lloc_begin_9d # DW_AT_location
@@ -490,7 +490,7 @@ main:                                   # @main
 	.byte	17                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_a8:
 	.byte	9                               # Abbrev [9] 0xa8:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_a8-.Lloc_begin_a8 # DW_AT_location
@@ -508,7 +508,7 @@ main:                                   # @main
 	.byte	18                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_b4:
 	.byte	9                               # Abbrev [9] 0xb4:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_b4-.Lloc_begin_b4 # DW_AT_location
@@ -565,7 +565,7 @@ main:                                   # @main
 	.byte	19                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_c0:
 	.byte	9                               # Abbrev [9] 0xc0:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_c0-.Lloc_begin_c0 # DW_AT_location
@@ -574,15 +574,15 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0x6 # DW_OP_deref
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1a0-.Lcu_begin0
+	.uleb128 .Ldie_1ac-.Lcu_begin0
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_18f-.Lcu_begin0
+	.uleb128 .Ldie_19b-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_c0:
 	.byte	20                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_cc:
 	.byte	9                               # Abbrev [9] 0xcc:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_cc-.Lloc_begin_cc # DW_AT_location
@@ -596,7 +596,7 @@ main:                                   # @main
 	.byte	21                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_d8:
 	.byte	9                               # Abbrev [9] 0xd8:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_d8-.Lloc_begin_d8 # DW_AT_location
@@ -622,7 +622,7 @@ main:                                   # @main
 	.byte	22                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	14                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_e4:
 	.byte	9                               # Abbrev [9] 0xe4:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_e4-.Lloc_begin_e4 # DW_AT_location
@@ -635,7 +635,7 @@ main:                                   # @main
 	.byte	23                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	14                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 .Ldie_f0:
 	.byte	9                               # Abbrev [9] 0xf0:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_f0-.Lloc_begin_f0 # DW_AT_location
@@ -644,39 +644,39 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0xa6 # DW_OP_deref_type
 	.byte 0x4
-	.uleb128 .Ldie_18b-.Lcu_begin0
+	.uleb128 .Ldie_197-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_f0:
 	.byte	24                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	15                              # DW_AT_decl_line
-	.long .Ldie_18b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
 .Ldie_fc:
 	.byte	9                               # Abbrev [9] 0xfc:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_fc-.Lloc_begin_fc # DW_AT_location
 .Lloc_begin_fc:
 	.byte 0xa5 # DW_OP_regval_type
 	.uleb128 6
-	.uleb128 .Ldie_193-.Lcu_begin0
+	.uleb128 .Ldie_19f-.Lcu_begin0
 	.byte 0xa5 # DW_OP_regval_type
 	.uleb128 7
-	.uleb128 .Ldie_193-.Lcu_begin0
+	.uleb128 .Ldie_19f-.Lcu_begin0
 	.byte 0x1c # DW_OP_minus
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1a4-.Lcu_begin0
+	.uleb128 .Ldie_1b0-.Lcu_begin0
 	.byte 0xa4 # DW_OP_const_type
-	.uleb128 .Ldie_1a4-.Lcu_begin0
+	.uleb128 .Ldie_1b0-.Lcu_begin0
 	.byte 0x1
 	.byte 0xf0
 	.byte 0x1a # DW_OP_and
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_19c-.Lcu_begin0
+	.uleb128 .Ldie_1a8-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_fc:
 	.byte	25                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	16                              # DW_AT_decl_line
-	.long .Ldie_19c-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a8-.Lcu_begin0                             # DW_AT_type
 .Ldie_108:
 	.byte	9                               # Abbrev [9] 0x108:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_108-.Lloc_begin_108 # DW_AT_location
@@ -697,7 +697,7 @@ main:                                   # @main
 	.byte	27                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	16                              # DW_AT_decl_line
-	.long .Ldie_19c-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a8-.Lcu_begin0                             # DW_AT_type
 .Ldie_114:
 	.byte	9                               # Abbrev [9] 0x114:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_114-.Lloc_begin_114 # DW_AT_location
@@ -706,23 +706,23 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0xa6 # DW_OP_deref_type
 	.byte 0x4
-	.uleb128 .Ldie_18b-.Lcu_begin0
+	.uleb128 .Ldie_197-.Lcu_begin0
 	.byte 0xa9 # DW_OP_reinterpret
-	.uleb128 .Ldie_19c-.Lcu_begin0
+	.uleb128 .Ldie_1a8-.Lcu_begin0
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_193-.Lcu_begin0
+	.uleb128 .Ldie_19f-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_114:
 	.byte	28                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	17                              # DW_AT_decl_line
-	.long .Ldie_193-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_19f-.Lcu_begin0                             # DW_AT_type
 .Ldie_120:
 	.byte	9                               # Abbrev [9] 0x120:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_120-.Lloc_begin_120 # DW_AT_location
 .Lloc_begin_120:
 	.byte 0xa4 # DW_OP_const_type
-	.uleb128 .Ldie_1a0-.Lcu_begin0
+	.uleb128 .Ldie_1ac-.Lcu_begin0
 	.byte 0x1
 	.byte 0xfe
 	.byte 0x9f # DW_OP_stack_value
@@ -730,7 +730,7 @@ main:                                   # @main
 	.byte	29                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	18                              # DW_AT_decl_line
-	.long .Ldie_1a0-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1ac-.Lcu_begin0                             # DW_AT_type
 .Ldie_12c:
 	.byte	9                               # Abbrev [9] 0x12c:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_12c-.Lloc_begin_12c # DW_AT_location
@@ -749,118 +749,137 @@ main:                                   # @main
 	.byte	31                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	19                              # DW_AT_decl_line
-	.long .Ldie_1a4-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1b0-.Lcu_begin0                             # DW_AT_type
+.Ldie_138:
+	.byte	9                               # Abbrev [9] 0x138:0xc DW_TAG_variable
+	.uleb128 .Lloc_end_138-.Lloc_begin_138 # DW_AT_location
+.Lloc_begin_138:
+	.byte 0x91 # DW_OP_fbreg
+	.sleb128 -8
+	.byte 0x6 # DW_OP_deref
+	.byte 0x91 # DW_OP_fbreg
+	.sleb128 -16
+	.byte 0x6 # DW_OP_deref
+	.byte 0x30 # DW_OP_lit0
+	.byte 0x1e # DW_OP_mul
+	.byte 0x1b # DW_OP_div
+	.byte 0x9f # DW_OP_stack_value
+.Lloc_end_138:
+	.byte	33                              # DW_AT_name
+	.byte	0                               # DW_AT_decl_file
+	.byte	20                              # DW_AT_decl_line
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 	.byte	0                               # End Of Children Mark
-.Ldie_139:
-	.byte	7                               # Abbrev [7] 0x139:0x52 DW_TAG_subprogram
+.Ldie_145:
+	.byte	7                               # Abbrev [7] 0x145:0x52 DW_TAG_subprogram
 	.byte	2                               # DW_AT_low_pc
 	.long	.Lfunc_end1-.Lfunc_begin1       # DW_AT_high_pc
 	.byte	1                               # DW_AT_frame_base
 	.byte	86
 	.byte	7                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	24                              # DW_AT_decl_line
+	.byte	25                              # DW_AT_decl_line
                                         # DW_AT_prototyped
-	.long .Ldie_18b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
                                         # DW_AT_external
-.Ldie_148:
-	.byte	8                               # Abbrev [8] 0x148:0xb DW_TAG_formal_parameter
+.Ldie_154:
+	.byte	8                               # Abbrev [8] 0x154:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	120
-	.byte	33                              # DW_AT_name
+	.byte	34                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	24                              # DW_AT_decl_line
-	.long .Ldie_18b-.Lcu_begin0                             # DW_AT_type
-.Ldie_153:
-	.byte	8                               # Abbrev [8] 0x153:0xb DW_TAG_formal_parameter
+	.byte	25                              # DW_AT_decl_line
+	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
+.Ldie_15f:
+	.byte	8                               # Abbrev [8] 0x15f:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	112
-	.byte	34                              # DW_AT_name
+	.byte	35                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	24                              # DW_AT_decl_line
-	.long .Ldie_1a8-.Lcu_begin0                             # DW_AT_type
-.Ldie_15e:
-	.byte	9                               # Abbrev [9] 0x15e:0xb DW_TAG_variable
+	.byte	25                              # DW_AT_decl_line
+	.long .Ldie_1b4-.Lcu_begin0                             # DW_AT_type
+.Ldie_16a:
+	.byte	9                               # Abbrev [9] 0x16a:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	104
 	.byte	8                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	26                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
-.Ldie_169:
-	.byte	9                               # Abbrev [9] 0x169:0xb DW_TAG_variable
+	.byte	27                              # DW_AT_decl_line
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+.Ldie_175:
+	.byte	9                               # Abbrev [9] 0x175:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	96
 	.byte	10                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	27                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
-.Ldie_174:
-	.byte	9                               # Abbrev [9] 0x174:0xb DW_TAG_variable
+	.byte	28                              # DW_AT_decl_line
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+.Ldie_180:
+	.byte	9                               # Abbrev [9] 0x180:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	88
 	.byte	11                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	28                              # DW_AT_decl_line
-	.long .Ldie_193-.Lcu_begin0                             # DW_AT_type
-.Ldie_17f:
-	.byte	9                               # Abbrev [9] 0x17f:0xb DW_TAG_variable
+	.byte	29                              # DW_AT_decl_line
+	.long .Ldie_19f-.Lcu_begin0                             # DW_AT_type
+.Ldie_18b:
+	.byte	9                               # Abbrev [9] 0x18b:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	80
-	.byte	35                              # DW_AT_name
+	.byte	36                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	29                              # DW_AT_decl_line
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
+	.byte	30                              # DW_AT_decl_line
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
 	.byte	0                               # End Of Children Mark
-.Ldie_18b:
-	.byte	5                               # Abbrev [5] 0x18b:0x4 DW_TAG_base_type
+.Ldie_197:
+	.byte	5                               # Abbrev [5] 0x197:0x4 DW_TAG_base_type
 	.byte	6                               # DW_AT_name
 	.byte	5                               # DW_AT_encoding
 	.byte	4                               # DW_AT_byte_size
-.Ldie_18f:
-	.byte	5                               # Abbrev [5] 0x18f:0x4 DW_TAG_base_type
+.Ldie_19b:
+	.byte	5                               # Abbrev [5] 0x19b:0x4 DW_TAG_base_type
 	.byte	9                               # DW_AT_name
 	.byte	5                               # DW_AT_encoding
 	.byte	8                               # DW_AT_byte_size
-.Ldie_193:
-	.byte	5                               # Abbrev [5] 0x193:0x4 DW_TAG_base_type
+.Ldie_19f:
+	.byte	5                               # Abbrev [5] 0x19f:0x4 DW_TAG_base_type
 	.byte	12                              # DW_AT_name
 	.byte	7                               # DW_AT_encoding
 	.byte	8                               # DW_AT_byte_size
-.Ldie_197:
-	.byte	10                              # Abbrev [10] 0x197:0x5 DW_TAG_pointer_type
-	.long .Ldie_18f-.Lcu_begin0                             # DW_AT_type
-.Ldie_19c:
-	.byte	5                               # Abbrev [5] 0x19c:0x4 DW_TAG_base_type
+.Ldie_1a3:
+	.byte	10                              # Abbrev [10] 0x1a3:0x5 DW_TAG_pointer_type
+	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+.Ldie_1a8:
+	.byte	5                               # Abbrev [5] 0x1a8:0x4 DW_TAG_base_type
 	.byte	26                              # DW_AT_name
 	.byte	7                               # DW_AT_encoding
 	.byte	4                               # DW_AT_byte_size
-.Ldie_1a0:
-	.byte	5                               # Abbrev [5] 0x1a0:0x4 DW_TAG_base_type
+.Ldie_1ac:
+	.byte	5                               # Abbrev [5] 0x1ac:0x4 DW_TAG_base_type
 	.byte	30                              # DW_AT_name
 	.byte	6                               # DW_AT_encoding
 	.byte	1                               # DW_AT_byte_size
-.Ldie_1a4:
-	.byte	5                               # Abbrev [5] 0x1a4:0x4 DW_TAG_base_type
+.Ldie_1b0:
+	.byte	5                               # Abbrev [5] 0x1b0:0x4 DW_TAG_base_type
 	.byte	32                              # DW_AT_name
 	.byte	8                               # DW_AT_encoding
 	.byte	1                               # DW_AT_byte_size
-.Ldie_1a8:
-	.byte	10                              # Abbrev [10] 0x1a8:0x5 DW_TAG_pointer_type
-	.long .Ldie_1ad-.Lcu_begin0                             # DW_AT_type
-.Ldie_1ad:
-	.byte	10                              # Abbrev [10] 0x1ad:0x5 DW_TAG_pointer_type
+.Ldie_1b4:
+	.byte	10                              # Abbrev [10] 0x1b4:0x5 DW_TAG_pointer_type
+	.long .Ldie_1b9-.Lcu_begin0                             # DW_AT_type
+.Ldie_1b9:
+	.byte	10                              # Abbrev [10] 0x1b9:0x5 DW_TAG_pointer_type
 	.long .Ldie_39-.Lcu_begin0                              # DW_AT_type
 	.byte	0                               # End Of Children Mark
 .Ldebug_info_end0:
 	.section	.debug_str_offsets,"",@progbits
-	.long	148                             # Length of String Offsets Set
+	.long	152                             # Length of String Offsets Set
 	.short	5
 	.short	0
 .Lstr_offsets_base0:
@@ -932,11 +951,13 @@ main:                                   # @main
 .Linfo_string32:
 	.asciz	"unsigned char"                 # string offset=250
 .Linfo_string33:
-	.asciz	"argc"                          # string offset=264
+	.asciz	"v_div0"                        # string offset=264
 .Linfo_string34:
-	.asciz	"argv"                          # string offset=269
+	.asciz	"argc"                          # string offset=271
 .Linfo_string35:
-	.asciz	"c"                             # string offset=274
+	.asciz	"argv"                          # string offset=276
+.Linfo_string36:
+	.asciz	"c"                             # string offset=281
 	.section	.debug_str_offsets,"",@progbits
 	.long	.Linfo_string0
 	.long	.Linfo_string1
@@ -974,6 +995,7 @@ main:                                   # @main
 	.long	.Linfo_string33
 	.long	.Linfo_string34
 	.long	.Linfo_string35
+	.long	.Linfo_string36
 	.section	.debug_addr,"",@progbits
 	.long	.Ldebug_addr_end0-.Ldebug_addr_start0 # Length of contribution
 .Ldebug_addr_start0:
