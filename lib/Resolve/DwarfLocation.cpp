@@ -253,6 +253,7 @@ private:
   Expected<size_t> indexAt(uint64_t Offset);
   Expected<Located> branch(size_t Index, EvalState S, unsigned Forks);
   Error step(const DecodedOp &D, EvalState &S);
+  Error entryValueError(const DecodedOp &D);
   Error pushLiteral(const DecodedOp &D, EvalState &S, bool &Done);
   Error pushRegister(const DecodedOp &D, EvalState &S, bool &Done);
   Error stackOp(const DecodedOp &D, EvalState &S, bool &Done);
@@ -501,14 +502,42 @@ Error LocationEvaluator::step(const DecodedOp &D, EvalState &S) {
     return Error::success();
   case dwarf::DW_OP_entry_value:
   case dwarf::DW_OP_GNU_entry_value:
-    return fail("its location uses DW_OP_entry_value (the value a register "
-                "had on entry to the function), which cannot be read at "
-                "this address; it is available in an entry probe of the "
-                "function, or in its caller at the call");
+    return entryValueError(D);
   default:
     return fail("its location uses " + opName(Code) +
                 ", which bpfprobe cannot turn into a fetch");
   }
+}
+
+/// DW_OP_entry_value is refused (the register has been reused since the
+/// entry); the error says where the value can be read instead.
+Error LocationEvaluator::entryValueError(const DecodedOp &D) {
+  std::string What = "a value the function had on entry";
+  // The common form, DW_OP_entry_value(DW_OP_regN): name the register.
+  DataExtractor Data(StringRef(reinterpret_cast<const char *>(Bytes.data()),
+                               Bytes.size()),
+                     ABI.LittleEndian, Ctx.AddrSize);
+  DataExtractor::Cursor C(D.Offset + 1);
+  uint64_t Len = Data.getULEB128(C);
+  uint64_t At = C.tell();
+  consumeError(C.takeError());
+  if (Len == 1 && At < Bytes.size() && Bytes[At] >= dwarf::DW_OP_reg0 &&
+      Bytes[At] <= dwarf::DW_OP_reg31) {
+    int Idx = ABI.findDwarfReg(Bytes[At] - dwarf::DW_OP_reg0);
+    if (Idx >= 0)
+      What = std::string("the value %") + ABI.reg(Idx).Name +
+             " had on entry to the function";
+  }
+  std::string Fn;
+  if (Ctx.Subprogram)
+    if (const char *N = Ctx.Subprogram.getName(DINameKind::ShortName))
+      Fn = N;
+  return fail("its location is " + What +
+              " (DW_OP_entry_value), and that register has been reused by "
+              "this address; the value is available at the entry" +
+              (Fn.empty() ? std::string(" of the function")
+                          : " of " + Fn + " (probe '" + Fn + "')") +
+              ", or in its caller at the call");
 }
 
 /// Literals, constants, addresses: DW_OP_lit*, const*, addr, addrx.
