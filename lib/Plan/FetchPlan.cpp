@@ -451,7 +451,10 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     for (size_t I = 0; I < E.Parts.size(); ++I) {
       if (I)
         S += ",";
-      S += formatValue(*E.Parts[I], ABI, Space);
+      // A piece in memory is its bytes, whatever their number.
+      const FetchExpr &P = *E.Parts[I];
+      S += P.Kind == FetchExpr::Deref ? formatAddr(*P.Operand, ABI, Space)
+                                      : formatValue(P, ABI, Space);
     }
     return S + "}";
   }
