@@ -9,7 +9,7 @@ expressions may change size."""
 import re
 import sys
 
-OPS = {'deref': 0x06, 'const4u': 0x0c, 'pick': 0x15, 'rot': 0x17, 'abs': 0x19,
+OPS = {'deref': 0x06, 'dup': 0x12, 'const4u': 0x0c, 'pick': 0x15, 'rot': 0x17, 'abs': 0x19,
        'and': 0x1a, 'div': 0x1b, 'minus': 0x1c, 'mul': 0x1e, 'or': 0x21, 'plus': 0x22,
        'plus_uconst': 0x23, 'shl': 0x24, 'bra': 0x28, 'eq': 0x29, 'ge': 0x2a,
        'gt': 0x2b, 'le': 0x2c, 'lt': 0x2d, 'ne': 0x2e, 'skip': 0x2f,
@@ -46,7 +46,7 @@ def fb(off):
 
 
 # Base types of ops-asm.c's unit (CU offsets in clang's output).
-INT, LONG, ULONG, UINT, SCHAR, UCHAR = '197', '19b', '19f', '1a8', '1ac', '1b0'
+INT, LONG, ULONG, UINT, SCHAR, UCHAR = '1a3', '1a7', '1ab', '1b4', '1b8', '1bc'
 A = fb(-8) + op('deref')
 B = fb(-16) + op('deref')
 U = fb(-24) + op('deref')
@@ -116,6 +116,8 @@ EXPRS = {
     '120': op('const_type', ('t', SCHAR), ('b', 1), ('b', 0xfe)) + SV,
     # a / (b * 0): a division by zero at run time (gdb: "Division by zero").
     '138': A + B + lit(0) + op('mul') + op('div') + SV,
+    # A loop: count a down to 0 (refused; a BPF prologue cannot loop).
+    '144': A + lit(1) + op('minus') + op('dup') + op('bra', ('h', -6)) + SV,
     # (b >= 3) + (4 <= 4)
     '12c': B + lit(3) + op('ge') + lit(4) + lit(4) + op('le') + op('plus') + SV,
 }

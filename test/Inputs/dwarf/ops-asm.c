@@ -17,7 +17,7 @@ __attribute__((noinline)) int target(long a, long b, unsigned long u, long *pa)
 	unsigned long t_reinterp;
 	signed char sc;
 	unsigned char uc;
-	long v_div0;
+	long v_div0, v_loop;
 	printf("target a=%ld b=%ld u=%lu *pa=%ld\n", a, b, u, *pa);
 	return 0;
 }

@@ -2,7 +2,7 @@
 # hand-written DW_AT_location expressions; see ops-asm.c.
 	.text
 	.file	"ops-asm.c"
-	.file	0 "." "ops-asm.c" md5 0x481717d0b12d3c3be90b3058b9436e73
+	.file	0 "." "ops-asm.c" md5 0xcb349cb7186845aa334a893f5ea0e19f
 	.globl	target                          # -- Begin function target
 	.p2align	4, 0x90
 	.type	target,@function
@@ -327,7 +327,7 @@ main:                                   # @main
 	.byte	8                               # Address Size (in bytes)
 	.long	.debug_abbrev                   # Offset Into Abbrev. Section
 .Ldie_c:
-	.byte	1                               # Abbrev [1] 0xc:0x1b3 DW_TAG_compile_unit
+	.byte	1                               # Abbrev [1] 0xc:0x1bf DW_TAG_compile_unit
 	.byte	0                               # DW_AT_producer
 	.short	29                              # DW_AT_language
 	.byte	1                               # DW_AT_name
@@ -364,7 +364,7 @@ main:                                   # @main
 	.byte	8                               # DW_AT_byte_size
 	.byte	7                               # DW_AT_encoding
 .Ldie_41:
-	.byte	7                               # Abbrev [7] 0x41:0x104 DW_TAG_subprogram
+	.byte	7                               # Abbrev [7] 0x41:0x110 DW_TAG_subprogram
 	.byte	1                               # DW_AT_low_pc
 	.long	.Lfunc_end0-.Lfunc_begin0       # DW_AT_high_pc
 	.byte	1                               # DW_AT_frame_base
@@ -373,7 +373,7 @@ main:                                   # @main
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
                                         # DW_AT_prototyped
-	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
                                         # DW_AT_external
 .Ldie_50:
 	.byte	8                               # Abbrev [8] 0x50:0xb DW_TAG_formal_parameter
@@ -383,7 +383,7 @@ main:                                   # @main
 	.byte	8                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_5b:
 	.byte	8                               # Abbrev [8] 0x5b:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -392,7 +392,7 @@ main:                                   # @main
 	.byte	10                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_66:
 	.byte	8                               # Abbrev [8] 0x66:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -401,7 +401,7 @@ main:                                   # @main
 	.byte	11                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_19f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1ab-.Lcu_begin0                             # DW_AT_type
 .Ldie_71:
 	.byte	8                               # Abbrev [8] 0x71:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -410,7 +410,7 @@ main:                                   # @main
 	.byte	13                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1af-.Lcu_begin0                             # DW_AT_type
 .Ldie_7c:
 	.byte	9                               # Abbrev [9] 0x7c:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_7c-.Lloc_begin_7c # DW_AT_location
@@ -429,7 +429,7 @@ main:                                   # @main
 	.byte	14                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_87:
 	.byte	9                               # Abbrev [9] 0x87:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_87-.Lloc_begin_87 # DW_AT_location
@@ -446,7 +446,7 @@ main:                                   # @main
 	.byte	15                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_92:
 	.byte	9                               # Abbrev [9] 0x92:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_92-.Lloc_begin_92 # DW_AT_location
@@ -468,7 +468,7 @@ main:                                   # @main
 	.byte	16                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_9d:
 	.byte	9                               # Abbrev [9] 0x9d:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_9d-.Lloc_begin_9d # DW_AT_location
@@ -490,7 +490,7 @@ main:                                   # @main
 	.byte	17                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_a8:
 	.byte	9                               # Abbrev [9] 0xa8:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_a8-.Lloc_begin_a8 # DW_AT_location
@@ -508,7 +508,7 @@ main:                                   # @main
 	.byte	18                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_b4:
 	.byte	9                               # Abbrev [9] 0xb4:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_b4-.Lloc_begin_b4 # DW_AT_location
@@ -565,7 +565,7 @@ main:                                   # @main
 	.byte	19                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_c0:
 	.byte	9                               # Abbrev [9] 0xc0:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_c0-.Lloc_begin_c0 # DW_AT_location
@@ -574,15 +574,15 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0x6 # DW_OP_deref
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1ac-.Lcu_begin0
+	.uleb128 .Ldie_1b8-.Lcu_begin0
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_19b-.Lcu_begin0
+	.uleb128 .Ldie_1a7-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_c0:
 	.byte	20                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_cc:
 	.byte	9                               # Abbrev [9] 0xcc:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_cc-.Lloc_begin_cc # DW_AT_location
@@ -596,7 +596,7 @@ main:                                   # @main
 	.byte	21                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_d8:
 	.byte	9                               # Abbrev [9] 0xd8:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_d8-.Lloc_begin_d8 # DW_AT_location
@@ -622,7 +622,7 @@ main:                                   # @main
 	.byte	22                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	14                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_e4:
 	.byte	9                               # Abbrev [9] 0xe4:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_e4-.Lloc_begin_e4 # DW_AT_location
@@ -635,7 +635,7 @@ main:                                   # @main
 	.byte	23                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	14                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 .Ldie_f0:
 	.byte	9                               # Abbrev [9] 0xf0:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_f0-.Lloc_begin_f0 # DW_AT_location
@@ -644,39 +644,39 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0xa6 # DW_OP_deref_type
 	.byte 0x4
-	.uleb128 .Ldie_197-.Lcu_begin0
+	.uleb128 .Ldie_1a3-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_f0:
 	.byte	24                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	15                              # DW_AT_decl_line
-	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
 .Ldie_fc:
 	.byte	9                               # Abbrev [9] 0xfc:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_fc-.Lloc_begin_fc # DW_AT_location
 .Lloc_begin_fc:
 	.byte 0xa5 # DW_OP_regval_type
 	.uleb128 6
-	.uleb128 .Ldie_19f-.Lcu_begin0
+	.uleb128 .Ldie_1ab-.Lcu_begin0
 	.byte 0xa5 # DW_OP_regval_type
 	.uleb128 7
-	.uleb128 .Ldie_19f-.Lcu_begin0
+	.uleb128 .Ldie_1ab-.Lcu_begin0
 	.byte 0x1c # DW_OP_minus
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1b0-.Lcu_begin0
+	.uleb128 .Ldie_1bc-.Lcu_begin0
 	.byte 0xa4 # DW_OP_const_type
-	.uleb128 .Ldie_1b0-.Lcu_begin0
+	.uleb128 .Ldie_1bc-.Lcu_begin0
 	.byte 0x1
 	.byte 0xf0
 	.byte 0x1a # DW_OP_and
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1a8-.Lcu_begin0
+	.uleb128 .Ldie_1b4-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_fc:
 	.byte	25                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	16                              # DW_AT_decl_line
-	.long .Ldie_1a8-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1b4-.Lcu_begin0                             # DW_AT_type
 .Ldie_108:
 	.byte	9                               # Abbrev [9] 0x108:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_108-.Lloc_begin_108 # DW_AT_location
@@ -697,7 +697,7 @@ main:                                   # @main
 	.byte	27                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	16                              # DW_AT_decl_line
-	.long .Ldie_1a8-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1b4-.Lcu_begin0                             # DW_AT_type
 .Ldie_114:
 	.byte	9                               # Abbrev [9] 0x114:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_114-.Lloc_begin_114 # DW_AT_location
@@ -706,23 +706,23 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0xa6 # DW_OP_deref_type
 	.byte 0x4
-	.uleb128 .Ldie_197-.Lcu_begin0
+	.uleb128 .Ldie_1a3-.Lcu_begin0
 	.byte 0xa9 # DW_OP_reinterpret
-	.uleb128 .Ldie_1a8-.Lcu_begin0
+	.uleb128 .Ldie_1b4-.Lcu_begin0
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_19f-.Lcu_begin0
+	.uleb128 .Ldie_1ab-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_114:
 	.byte	28                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	17                              # DW_AT_decl_line
-	.long .Ldie_19f-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1ab-.Lcu_begin0                             # DW_AT_type
 .Ldie_120:
 	.byte	9                               # Abbrev [9] 0x120:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_120-.Lloc_begin_120 # DW_AT_location
 .Lloc_begin_120:
 	.byte 0xa4 # DW_OP_const_type
-	.uleb128 .Ldie_1ac-.Lcu_begin0
+	.uleb128 .Ldie_1b8-.Lcu_begin0
 	.byte 0x1
 	.byte 0xfe
 	.byte 0x9f # DW_OP_stack_value
@@ -730,7 +730,7 @@ main:                                   # @main
 	.byte	29                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	18                              # DW_AT_decl_line
-	.long .Ldie_1ac-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1b8-.Lcu_begin0                             # DW_AT_type
 .Ldie_12c:
 	.byte	9                               # Abbrev [9] 0x12c:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_12c-.Lloc_begin_12c # DW_AT_location
@@ -749,7 +749,7 @@ main:                                   # @main
 	.byte	31                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	19                              # DW_AT_decl_line
-	.long .Ldie_1b0-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1bc-.Lcu_begin0                             # DW_AT_type
 .Ldie_138:
 	.byte	9                               # Abbrev [9] 0x138:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_138-.Lloc_begin_138 # DW_AT_location
@@ -768,10 +768,28 @@ main:                                   # @main
 	.byte	33                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	20                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+.Ldie_144:
+	.byte	9                               # Abbrev [9] 0x144:0xc DW_TAG_variable
+	.uleb128 .Lloc_end_144-.Lloc_begin_144 # DW_AT_location
+.Lloc_begin_144:
+	.byte 0x91 # DW_OP_fbreg
+	.sleb128 -8
+	.byte 0x6 # DW_OP_deref
+	.byte 0x31 # DW_OP_lit1
+	.byte 0x1c # DW_OP_minus
+	.byte 0x12 # DW_OP_dup
+	.byte 0x28 # DW_OP_bra
+	.short -6
+	.byte 0x9f # DW_OP_stack_value
+.Lloc_end_144:
+	.byte	34                              # DW_AT_name
+	.byte	0                               # DW_AT_decl_file
+	.byte	20                              # DW_AT_decl_line
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 	.byte	0                               # End Of Children Mark
-.Ldie_145:
-	.byte	7                               # Abbrev [7] 0x145:0x52 DW_TAG_subprogram
+.Ldie_151:
+	.byte	7                               # Abbrev [7] 0x151:0x52 DW_TAG_subprogram
 	.byte	2                               # DW_AT_low_pc
 	.long	.Lfunc_end1-.Lfunc_begin1       # DW_AT_high_pc
 	.byte	1                               # DW_AT_frame_base
@@ -780,106 +798,106 @@ main:                                   # @main
 	.byte	0                               # DW_AT_decl_file
 	.byte	25                              # DW_AT_decl_line
                                         # DW_AT_prototyped
-	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
                                         # DW_AT_external
-.Ldie_154:
-	.byte	8                               # Abbrev [8] 0x154:0xb DW_TAG_formal_parameter
+.Ldie_160:
+	.byte	8                               # Abbrev [8] 0x160:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	120
-	.byte	34                              # DW_AT_name
-	.byte	0                               # DW_AT_decl_file
-	.byte	25                              # DW_AT_decl_line
-	.long .Ldie_197-.Lcu_begin0                             # DW_AT_type
-.Ldie_15f:
-	.byte	8                               # Abbrev [8] 0x15f:0xb DW_TAG_formal_parameter
-	.byte	2                               # DW_AT_location
-	.byte	145
-	.byte	112
 	.byte	35                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	25                              # DW_AT_decl_line
-	.long .Ldie_1b4-.Lcu_begin0                             # DW_AT_type
-.Ldie_16a:
-	.byte	9                               # Abbrev [9] 0x16a:0xb DW_TAG_variable
+	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
+.Ldie_16b:
+	.byte	8                               # Abbrev [8] 0x16b:0xb DW_TAG_formal_parameter
+	.byte	2                               # DW_AT_location
+	.byte	145
+	.byte	112
+	.byte	36                              # DW_AT_name
+	.byte	0                               # DW_AT_decl_file
+	.byte	25                              # DW_AT_decl_line
+	.long .Ldie_1c0-.Lcu_begin0                             # DW_AT_type
+.Ldie_176:
+	.byte	9                               # Abbrev [9] 0x176:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	104
 	.byte	8                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	27                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
-.Ldie_175:
-	.byte	9                               # Abbrev [9] 0x175:0xb DW_TAG_variable
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+.Ldie_181:
+	.byte	9                               # Abbrev [9] 0x181:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	96
 	.byte	10                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	28                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
-.Ldie_180:
-	.byte	9                               # Abbrev [9] 0x180:0xb DW_TAG_variable
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+.Ldie_18c:
+	.byte	9                               # Abbrev [9] 0x18c:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	88
 	.byte	11                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	29                              # DW_AT_decl_line
-	.long .Ldie_19f-.Lcu_begin0                             # DW_AT_type
-.Ldie_18b:
-	.byte	9                               # Abbrev [9] 0x18b:0xb DW_TAG_variable
+	.long .Ldie_1ab-.Lcu_begin0                             # DW_AT_type
+.Ldie_197:
+	.byte	9                               # Abbrev [9] 0x197:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	80
-	.byte	36                              # DW_AT_name
+	.byte	37                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
 	.byte	30                              # DW_AT_decl_line
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
 	.byte	0                               # End Of Children Mark
-.Ldie_197:
-	.byte	5                               # Abbrev [5] 0x197:0x4 DW_TAG_base_type
+.Ldie_1a3:
+	.byte	5                               # Abbrev [5] 0x1a3:0x4 DW_TAG_base_type
 	.byte	6                               # DW_AT_name
 	.byte	5                               # DW_AT_encoding
 	.byte	4                               # DW_AT_byte_size
-.Ldie_19b:
-	.byte	5                               # Abbrev [5] 0x19b:0x4 DW_TAG_base_type
+.Ldie_1a7:
+	.byte	5                               # Abbrev [5] 0x1a7:0x4 DW_TAG_base_type
 	.byte	9                               # DW_AT_name
 	.byte	5                               # DW_AT_encoding
 	.byte	8                               # DW_AT_byte_size
-.Ldie_19f:
-	.byte	5                               # Abbrev [5] 0x19f:0x4 DW_TAG_base_type
+.Ldie_1ab:
+	.byte	5                               # Abbrev [5] 0x1ab:0x4 DW_TAG_base_type
 	.byte	12                              # DW_AT_name
 	.byte	7                               # DW_AT_encoding
 	.byte	8                               # DW_AT_byte_size
-.Ldie_1a3:
-	.byte	10                              # Abbrev [10] 0x1a3:0x5 DW_TAG_pointer_type
-	.long .Ldie_19b-.Lcu_begin0                             # DW_AT_type
-.Ldie_1a8:
-	.byte	5                               # Abbrev [5] 0x1a8:0x4 DW_TAG_base_type
+.Ldie_1af:
+	.byte	10                              # Abbrev [10] 0x1af:0x5 DW_TAG_pointer_type
+	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+.Ldie_1b4:
+	.byte	5                               # Abbrev [5] 0x1b4:0x4 DW_TAG_base_type
 	.byte	26                              # DW_AT_name
 	.byte	7                               # DW_AT_encoding
 	.byte	4                               # DW_AT_byte_size
-.Ldie_1ac:
-	.byte	5                               # Abbrev [5] 0x1ac:0x4 DW_TAG_base_type
+.Ldie_1b8:
+	.byte	5                               # Abbrev [5] 0x1b8:0x4 DW_TAG_base_type
 	.byte	30                              # DW_AT_name
 	.byte	6                               # DW_AT_encoding
 	.byte	1                               # DW_AT_byte_size
-.Ldie_1b0:
-	.byte	5                               # Abbrev [5] 0x1b0:0x4 DW_TAG_base_type
+.Ldie_1bc:
+	.byte	5                               # Abbrev [5] 0x1bc:0x4 DW_TAG_base_type
 	.byte	32                              # DW_AT_name
 	.byte	8                               # DW_AT_encoding
 	.byte	1                               # DW_AT_byte_size
-.Ldie_1b4:
-	.byte	10                              # Abbrev [10] 0x1b4:0x5 DW_TAG_pointer_type
-	.long .Ldie_1b9-.Lcu_begin0                             # DW_AT_type
-.Ldie_1b9:
-	.byte	10                              # Abbrev [10] 0x1b9:0x5 DW_TAG_pointer_type
+.Ldie_1c0:
+	.byte	10                              # Abbrev [10] 0x1c0:0x5 DW_TAG_pointer_type
+	.long .Ldie_1c5-.Lcu_begin0                             # DW_AT_type
+.Ldie_1c5:
+	.byte	10                              # Abbrev [10] 0x1c5:0x5 DW_TAG_pointer_type
 	.long .Ldie_39-.Lcu_begin0                              # DW_AT_type
 	.byte	0                               # End Of Children Mark
 .Ldebug_info_end0:
 	.section	.debug_str_offsets,"",@progbits
-	.long	152                             # Length of String Offsets Set
+	.long	156                             # Length of String Offsets Set
 	.short	5
 	.short	0
 .Lstr_offsets_base0:
@@ -953,11 +971,13 @@ main:                                   # @main
 .Linfo_string33:
 	.asciz	"v_div0"                        # string offset=264
 .Linfo_string34:
-	.asciz	"argc"                          # string offset=271
+	.asciz	"v_loop"                        # string offset=271
 .Linfo_string35:
-	.asciz	"argv"                          # string offset=276
+	.asciz	"argc"                          # string offset=278
 .Linfo_string36:
-	.asciz	"c"                             # string offset=281
+	.asciz	"argv"                          # string offset=283
+.Linfo_string37:
+	.asciz	"c"                             # string offset=288
 	.section	.debug_str_offsets,"",@progbits
 	.long	.Linfo_string0
 	.long	.Linfo_string1
@@ -996,6 +1016,7 @@ main:                                   # @main
 	.long	.Linfo_string34
 	.long	.Linfo_string35
 	.long	.Linfo_string36
+	.long	.Linfo_string37
 	.section	.debug_addr,"",@progbits
 	.long	.Ldebug_addr_end0-.Ldebug_addr_start0 # Length of contribution
 .Ldebug_addr_start0:
