@@ -16,7 +16,8 @@ OPS = {'deref': 0x06, 'dup': 0x12, 'const4u': 0x0c, 'pick': 0x15, 'rot': 0x17, '
        'fbreg': 0x91, 'deref_size': 0x94, 'bit_piece': 0x9d,
        'implicit_value': 0x9e, 'stack_value': 0x9f, 'const_type': 0xa4,
        'regval_type': 0xa5, 'deref_type': 0xa6, 'convert': 0xa8,
-       'reinterpret': 0xa9}
+       'reinterpret': 0xa9, 'GNU_const_type': 0xf4, 'GNU_deref_type': 0xf6,
+       'GNU_convert': 0xf7, 'GNU_reinterpret': 0xf9}
 
 
 def lit(n):
@@ -109,11 +110,13 @@ EXPRS = {
     # bits 4..15 of a's memory, then the low 20 bits of b.
     '108': fb(-8) + op('bit_piece', ('u', 12), ('u', 4)) +
            B + SV + op('bit_piece', ('u', 20), ('u', 0)),
-    # (unsigned long)(unsigned)(int)a through reinterpret.
-    '114': fb(-8) + op('deref_type', ('b', 4), ('t', INT)) +
-           op('reinterpret', ('t', UINT)) + op('convert', ('t', ULONG)) + SV,
-    # (signed char)0xfe as a typed constant.
-    '120': op('const_type', ('t', SCHAR), ('b', 1), ('b', 0xfe)) + SV,
+    # (unsigned long)(unsigned)(int)a through reinterpret, in GCC's DWARF 4
+    # spellings (DW_OP_GNU_deref_type, GNU_reinterpret, GNU_convert).
+    '114': fb(-8) + op('GNU_deref_type', ('b', 4), ('t', INT)) +
+           op('GNU_reinterpret', ('t', UINT)) +
+           op('GNU_convert', ('t', ULONG)) + SV,
+    # (signed char)0xfe as a typed constant (DW_OP_GNU_const_type).
+    '120': op('GNU_const_type', ('t', SCHAR), ('b', 1), ('b', 0xfe)) + SV,
     # a / (b * 0): a division by zero at run time (gdb: "Division by zero").
     '138': A + B + lit(0) + op('mul') + op('div') + SV,
     # A loop: count a down to 0 (refused; a BPF prologue cannot loop).

@@ -704,12 +704,12 @@ main:                                   # @main
 .Lloc_begin_114:
 	.byte 0x91 # DW_OP_fbreg
 	.sleb128 -8
-	.byte 0xa6 # DW_OP_deref_type
+	.byte 0xf6 # DW_OP_GNU_deref_type
 	.byte 0x4
 	.uleb128 .Ldie_1a3-.Lcu_begin0
-	.byte 0xa9 # DW_OP_reinterpret
+	.byte 0xf9 # DW_OP_GNU_reinterpret
 	.uleb128 .Ldie_1b4-.Lcu_begin0
-	.byte 0xa8 # DW_OP_convert
+	.byte 0xf7 # DW_OP_GNU_convert
 	.uleb128 .Ldie_1ab-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_114:
@@ -721,7 +721,7 @@ main:                                   # @main
 	.byte	9                               # Abbrev [9] 0x120:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_120-.Lloc_begin_120 # DW_AT_location
 .Lloc_begin_120:
-	.byte 0xa4 # DW_OP_const_type
+	.byte 0xf4 # DW_OP_GNU_const_type
 	.uleb128 .Ldie_1b8-.Lcu_begin0
 	.byte 0x1
 	.byte 0xfe
