@@ -352,8 +352,12 @@ private:
       Value *V = eval(*E.Parts[0]);
       return E.Op == FetchExpr::Neg ? B.CreateNeg(V) : B.CreateNot(V);
     }
-    case FetchExpr::Binary:
-      return evalBinary(E.Op, eval(*E.Parts[0]), eval(*E.Parts[1]));
+    case FetchExpr::Binary: {
+      // Left operand first (C++ leaves argument order unspecified).
+      Value *L = eval(*E.Parts[0]);
+      Value *R = eval(*E.Parts[1]);
+      return evalBinary(E.Op, L, R);
+    }
     case FetchExpr::Select:
       return evalSelect(E);
     }
@@ -367,8 +371,11 @@ private:
   /// path's reads run (and count as faults).
   Value *evalSelect(const FetchExpr &E) {
     Value *C = B.CreateICmpNE(eval(*E.Parts[0]), B.getInt64(0));
-    if (!hasDeref(*E.Parts[1]) && !hasDeref(*E.Parts[2]))
-      return B.CreateSelect(C, eval(*E.Parts[1]), eval(*E.Parts[2]));
+    if (!hasDeref(*E.Parts[1]) && !hasDeref(*E.Parts[2])) {
+      Value *T = eval(*E.Parts[1]);
+      Value *F = eval(*E.Parts[2]);
+      return B.CreateSelect(C, T, F);
+    }
     Function *F = B.GetInsertBlock()->getParent();
     BasicBlock *Then = BasicBlock::Create(Ctx, "then", F);
     BasicBlock *Else = BasicBlock::Create(Ctx, "else", F);

@@ -44,6 +44,16 @@
   "arg=a\tv\tlong\t0 8 1 0\t(select (reg 14) (deref 8 (reg 14)) (reg 13))\n"   \
   "arg=b\tb\tlong\t0 8 1 0\t(reg 3)\n"                                         \
   "arg=c\tc\tlong\t0 8 1 0\t(reg 5)\n"
+#elif defined(ALL_OPS)
+/* Every operation of the plan language (test/Pass/lower-ops.test). */
+#define PLAN_ARGS                                                              \
+  "arg=a\ta\tlong\t0 8 0 0\t(xor (mul (reg 14) (reg 13)) (or (and (reg 14) "   \
+  "(const 255)) (shl (reg 13) (reg 14))))\n"                                    \
+  "arg=b\tb\tlong\t0 8 0 0\t(select (ge_u (reg 14) (reg 13)) (shra (reg 14) "  \
+  "(reg 13)) (shr (reg 13) (const 70)))\n"                                      \
+  "arg=c\tc\tlong\t0 8 1 0\t(plus (mod_s (reg 14) (reg 13)) (plus (mod_u "     \
+  "(reg 14) (const 0)) (plus (div_u (reg 14) (reg 13)) (minus (neg (reg 14)) " \
+  "(not (eq (reg 13) (bitfield 8 0 8 1 (reg 14))))))))\n"
 /* Invalid plans (test/Pass/plan-validate.test): each crashed or
  * miscompiled before plans were validated. */
 #elif defined(BAD_REG)
