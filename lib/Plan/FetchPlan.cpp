@@ -1,11 +1,14 @@
 //===- FetchPlan.cpp - Fetch plans: printing and serialization ----------===//
 //
 /// \file
-/// Builds, prints and (de)serializes fetch plans. The printer speaks the
-/// kernel's kprobe_events fetch-arg syntax (Documentation/trace/
+/// Builds, prints, (de)serializes and validates fetch plans. The printer
+/// speaks the kernel's kprobe_events fetch-arg syntax (Documentation/trace/
 /// kprobetrace.rst): `%reg`, `+off(addr)`, `\imm`, and type suffixes such
-/// as `:s32` and `:x64`. The serializer is an escaped key=value text with
-/// expressions as S-expressions, so plans survive the trip through IR.
+/// as `:s32` and `:x64`, and an extended notation for the arithmetic,
+/// comparisons and selects it cannot say (docs/how-it-works.md section 7).
+/// The serializer is an escaped key=value text with expressions as
+/// S-expressions, so plans survive the trip through IR; validate() checks
+/// what arrives before the pass trusts it.
 //===----------------------------------------------------------------------===//
 
 #include "Plan/FetchPlan.h"

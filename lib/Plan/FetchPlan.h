@@ -4,10 +4,14 @@
 /// A FetchPlan is the resolved form of a probe: for one site (one address in
 /// one binary or kernel), and for each argument, a small expression tree that
 /// says how to compute the value from the registers in `struct pt_regs` and
-/// from memory. The resolvers (calling convention, DWARF, BTF) produce it; the
-/// IR pass turns it into BPF code; the printer renders it in the kernel's
+/// from memory: reads, integer arithmetic, logic, shifts, comparisons,
+/// selects and conversions, everything a DWARF location can compute there.
+/// The resolvers (calling convention, DWARF, BTF) produce it; the IR pass
+/// turns it into BPF code; the printer renders it in the kernel's
 /// kprobe_events fetch-arg syntax (`+16(+48(%di)):u64`), the notation
-/// `perf probe` uses, so plans can be compared and recorded in metadata.
+/// `perf probe` uses, so plans can be compared and recorded in metadata, and
+/// what kprobe_events cannot say in the extended notation of
+/// docs/how-it-works.md section 7 (`(%di + %ax):s64`).
 ///
 /// Plans travel from the front end to the pass as text (serializePlan /
 /// parsePlan), carried in an `annotate` attribute on the body function.
