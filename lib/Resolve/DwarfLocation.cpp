@@ -166,6 +166,8 @@ struct EvalState {
   DWARFDie PointerTarget;
   int64_t PointerOffset = 0;
   bool IsImplicitPointer = false;
+  /// DW_OP_implicit_value wider than a register: its bytes as pieces.
+  std::unique_ptr<Located> WideValue;
 
   EvalState copy() const;
 };
@@ -198,6 +200,8 @@ EvalState EvalState::copy() const {
   S.PointerTarget = PointerTarget;
   S.PointerOffset = PointerOffset;
   S.IsImplicitPointer = IsImplicitPointer;
+  if (WideValue)
+    S.WideValue = std::make_unique<Located>(copyLocated(*WideValue));
   return S;
 }
 
@@ -254,6 +258,7 @@ private:
   Expected<Located> branch(size_t Index, EvalState S, unsigned Forks);
   Error step(const DecodedOp &D, EvalState &S);
   Error entryValueError(const DecodedOp &D);
+  Error wideImplicitValue(const DecodedOp &D, EvalState &S);
   Error pushLiteral(const DecodedOp &D, EvalState &S, bool &Done);
   Error pushRegister(const DecodedOp &D, EvalState &S, bool &Done);
   Error stackOp(const DecodedOp &D, EvalState &S, bool &Done);
@@ -943,8 +948,42 @@ Error LocationEvaluator::typedOp(const DecodedOp &D, EvalState &S,
   }
 }
 
+/// DW_OP_implicit_value of more than 8 bytes (a struct constant): pieces
+/// of at most 8 bytes, each a constant, in memory order.
+Error LocationEvaluator::wideImplicitValue(const DecodedOp &D, EvalState &S) {
+  uint64_t Len = D.raw(0), Off = D.raw(1);
+  if (Off > Bytes.size() || Len > Bytes.size() - Off)
+    return fail("malformed DWARF expression: the " + Twine(Len) +
+                "-byte block of DW_OP_implicit_value runs past the end of "
+                "the expression");
+  if (Len > PrologueStackBudget)
+    return fail("DW_OP_implicit_value of " + Twine(Len) +
+                " bytes is larger than the prologue's stack budget");
+  auto L = std::make_unique<Located>();
+  L->Kind = Located::Pieces;
+  for (uint64_t At = 0; At < Len; At += 8) {
+    uint64_t N = std::min<uint64_t>(8, Len - At);
+    auto C = blockConstant(Off + At, N, "DW_OP_implicit_value");
+    if (!C)
+      return C.takeError();
+    Located::Piece P;
+    P.Size = N;
+    P.BitSize = N * 8;
+    P.Loc = std::make_unique<Located>(Located::value(std::move(*C)));
+    L->Parts.push_back(std::move(P));
+  }
+  S.WideValue = std::move(L);
+  S.Stack.clear();
+  return Error::success();
+}
+
 /// The location described so far, for DW_OP_piece or the end.
 Located currentLocation(EvalState &S) {
+  if (S.WideValue) {
+    Located L = std::move(*S.WideValue);
+    S.WideValue.reset();
+    return L;
+  }
   if (S.InRegister)
     return Located::value(std::move(S.InRegister));
   if (S.IsImplicitPointer) {
@@ -973,6 +1012,8 @@ Error LocationEvaluator::compositionOp(const DecodedOp &D, EvalState &S,
     S.IsValue = true;
     return Error::success();
   case dwarf::DW_OP_implicit_value: {
+    if (D.raw(0) > 8)
+      return wideImplicitValue(D, S);
     auto C = blockConstant(D.raw(1), D.raw(0),
                            opName(Code));
     if (!C)
@@ -1023,7 +1064,7 @@ Error LocationEvaluator::compositionOp(const DecodedOp &D, EvalState &S,
 Expected<Located> LocationEvaluator::finish(EvalState &S) {
   if (!S.SawPiece)
     return currentLocation(S);
-  if (!S.Stack.empty() || S.InRegister || S.IsImplicitPointer)
+  if (!S.Stack.empty() || S.InRegister || S.IsImplicitPointer || S.WideValue)
     return fail("malformed DWARF expression: operations after the last "
                 "DW_OP_piece");
   S.Result.Kind = Located::Pieces;

@@ -47,7 +47,7 @@ def fb(off):
 
 
 # Base types of ops-asm.c's unit (CU offsets in clang's output).
-INT, LONG, ULONG, UINT, SCHAR, UCHAR = '1a3', '1a7', '1ab', '1b4', '1b8', '1bc'
+INT, LONG, ULONG, UINT, SCHAR, UCHAR = '1af', '1b3', '1b7', '1c0', '1c4', '1c8'
 A = fb(-8) + op('deref')
 B = fb(-16) + op('deref')
 U = fb(-24) + op('deref')
@@ -121,6 +121,9 @@ EXPRS = {
     '138': A + B + lit(0) + op('mul') + op('div') + SV,
     # A loop: count a down to 0 (refused; a BPF prologue cannot loop).
     '144': A + lit(1) + op('minus') + op('dup') + op('bra', ('h', -6)) + SV,
+    # A 16-byte struct constant: { .lo = 4369, .hi = -2 }.
+    '150': op('implicit_value', ('u', 16)) + ['.byte 0x%x' % b for b in
+                                             (0x11, 0x11, 0, 0, 0, 0, 0, 0) + (0xfe,) + (0xff,) * 7],
     # (b >= 3) + (4 <= 4)
     '12c': B + lit(3) + op('ge') + lit(4) + lit(4) + op('le') + op('plus') + SV,
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+struct pair16 { long lo, hi; };
+
 __attribute__((noinline)) int target(long a, long b, unsigned long u, long *pa)
 {
 	long v_implicit, v_mask, v_rot, v_pick, v_skip, v_cmp, v_conv8, v_abs;
@@ -18,6 +20,7 @@ __attribute__((noinline)) int target(long a, long b, unsigned long u, long *pa)
 	signed char sc;
 	unsigned char uc;
 	long v_div0, v_loop;
+	struct pair16 w16;
 	printf("target a=%ld b=%ld u=%lu *pa=%ld\n", a, b, u, *pa);
 	return 0;
 }

@@ -2,13 +2,13 @@
 # hand-written DW_AT_location expressions; see ops-asm.c.
 	.text
 	.file	"ops-asm.c"
-	.file	0 "." "ops-asm.c" md5 0xcb349cb7186845aa334a893f5ea0e19f
+	.file	0 "." "ops-asm.c" md5 0x6a5018ca1cb3d4c3371119bcbeb547b4
 	.globl	target                          # -- Begin function target
 	.p2align	4, 0x90
 	.type	target,@function
 target:                                 # @target
 .Lfunc_begin0:
-	.loc	0 12 0                          # ops-asm.c:12:0
+	.loc	0 14 0                          # ops-asm.c:14:0
 	.cfi_startproc
 # %bb.0:
 	pushq	%rbp
@@ -16,30 +16,30 @@ target:                                 # @target
 	.cfi_offset %rbp, -16
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	subq	$160, %rsp
+	subq	$176, %rsp
 	movq	%rdi, -8(%rbp)
 	movq	%rsi, -16(%rbp)
 	movq	%rdx, -24(%rbp)
 	movq	%rcx, -32(%rbp)
 .Ltmp0:
-	.loc	0 21 47 prologue_end            # ops-asm.c:21:47
+	.loc	0 24 47 prologue_end            # ops-asm.c:24:47
 	movq	-8(%rbp), %rsi
-	.loc	0 21 50 is_stmt 0               # ops-asm.c:21:50
+	.loc	0 24 50 is_stmt 0               # ops-asm.c:24:50
 	movq	-16(%rbp), %rdx
-	.loc	0 21 53                         # ops-asm.c:21:53
+	.loc	0 24 53                         # ops-asm.c:24:53
 	movq	-24(%rbp), %rcx
-	.loc	0 21 57                         # ops-asm.c:21:57
+	.loc	0 24 57                         # ops-asm.c:24:57
 	movq	-32(%rbp), %rax
-	.loc	0 21 56                         # ops-asm.c:21:56
+	.loc	0 24 56                         # ops-asm.c:24:56
 	movq	(%rax), %r8
-	.loc	0 21 2                          # ops-asm.c:21:2
+	.loc	0 24 2                          # ops-asm.c:24:2
 	leaq	.L.str(%rip), %rdi
 	movb	$0, %al
 	callq	printf@PLT
-	.loc	0 22 2 is_stmt 1                # ops-asm.c:22:2
+	.loc	0 25 2 is_stmt 1                # ops-asm.c:25:2
 	xorl	%eax, %eax
-	.loc	0 22 2 epilogue_begin is_stmt 0 # ops-asm.c:22:2
-	addq	$160, %rsp
+	.loc	0 25 2 epilogue_begin is_stmt 0 # ops-asm.c:25:2
+	addq	$176, %rsp
 	popq	%rbp
 	.cfi_def_cfa %rsp, 8
 	retq
@@ -53,7 +53,7 @@ target:                                 # @target
 	.type	main,@function
 main:                                   # @main
 .Lfunc_begin1:
-	.loc	0 26 0 is_stmt 1                # ops-asm.c:26:0
+	.loc	0 29 0 is_stmt 1                # ops-asm.c:29:0
 	.cfi_startproc
 # %bb.0:
 	pushq	%rbp
@@ -66,18 +66,18 @@ main:                                   # @main
 	movl	%edi, -8(%rbp)
 	movq	%rsi, -16(%rbp)
 .Ltmp2:
-	.loc	0 27 16 prologue_end            # ops-asm.c:27:16
+	.loc	0 30 16 prologue_end            # ops-asm.c:30:16
 	cmpl	$1, -8(%rbp)
-	.loc	0 27 11 is_stmt 0               # ops-asm.c:27:11
+	.loc	0 30 11 is_stmt 0               # ops-asm.c:30:11
 	jle	.LBB1_2
 # %bb.1:
-	.loc	0 27 27                         # ops-asm.c:27:27
+	.loc	0 30 27                         # ops-asm.c:30:27
 	movq	-16(%rbp), %rax
 	movq	8(%rax), %rdi
-	.loc	0 27 22                         # ops-asm.c:27:22
+	.loc	0 30 22                         # ops-asm.c:30:22
 	callq	atol@PLT
 	movq	%rax, -56(%rbp)                 # 8-byte Spill
-	.loc	0 27 11                         # ops-asm.c:27:11
+	.loc	0 30 11                         # ops-asm.c:30:11
 	jmp	.LBB1_3
 .LBB1_2:
 	movq	$-1000, %rax                    # imm = 0xFC18
@@ -86,20 +86,20 @@ main:                                   # @main
 .LBB1_3:
 	.loc	0 0 11                          # ops-asm.c:0:11
 	movq	-56(%rbp), %rax                 # 8-byte Reload
-	.loc	0 27 7                          # ops-asm.c:27:7
+	.loc	0 30 7                          # ops-asm.c:30:7
 	movq	%rax, -24(%rbp)
-	.loc	0 28 16 is_stmt 1               # ops-asm.c:28:16
+	.loc	0 31 16 is_stmt 1               # ops-asm.c:31:16
 	cmpl	$2, -8(%rbp)
-	.loc	0 28 11 is_stmt 0               # ops-asm.c:28:11
+	.loc	0 31 11 is_stmt 0               # ops-asm.c:31:11
 	jle	.LBB1_5
 # %bb.4:
-	.loc	0 28 27                         # ops-asm.c:28:27
+	.loc	0 31 27                         # ops-asm.c:31:27
 	movq	-16(%rbp), %rax
 	movq	16(%rax), %rdi
-	.loc	0 28 22                         # ops-asm.c:28:22
+	.loc	0 31 22                         # ops-asm.c:31:22
 	callq	atol@PLT
 	movq	%rax, -64(%rbp)                 # 8-byte Spill
-	.loc	0 28 11                         # ops-asm.c:28:11
+	.loc	0 31 11                         # ops-asm.c:31:11
 	jmp	.LBB1_6
 .LBB1_5:
 	movl	$77, %eax
@@ -108,23 +108,23 @@ main:                                   # @main
 .LBB1_6:
 	.loc	0 0 11                          # ops-asm.c:0:11
 	movq	-64(%rbp), %rax                 # 8-byte Reload
-	.loc	0 28 7                          # ops-asm.c:28:7
+	.loc	0 31 7                          # ops-asm.c:31:7
 	movq	%rax, -32(%rbp)
-	.loc	0 29 25 is_stmt 1               # ops-asm.c:29:25
+	.loc	0 32 25 is_stmt 1               # ops-asm.c:32:25
 	cmpl	$3, -8(%rbp)
-	.loc	0 29 20 is_stmt 0               # ops-asm.c:29:20
+	.loc	0 32 20 is_stmt 0               # ops-asm.c:32:20
 	jle	.LBB1_8
 # %bb.7:
-	.loc	0 29 39                         # ops-asm.c:29:39
+	.loc	0 32 39                         # ops-asm.c:32:39
 	movq	-16(%rbp), %rax
 	movq	24(%rax), %rdi
-	.loc	0 29 31                         # ops-asm.c:29:31
+	.loc	0 32 31                         # ops-asm.c:32:31
 	xorl	%eax, %eax
 	movl	%eax, %esi
 	xorl	%edx, %edx
 	callq	strtoul@PLT
 	movq	%rax, -72(%rbp)                 # 8-byte Spill
-	.loc	0 29 20                         # ops-asm.c:29:20
+	.loc	0 32 20                         # ops-asm.c:32:20
 	jmp	.LBB1_9
 .LBB1_8:
 	movabsq	$5124095577148911, %rax         # imm = 0x12345678ABCDEF
@@ -133,20 +133,20 @@ main:                                   # @main
 .LBB1_9:
 	.loc	0 0 20                          # ops-asm.c:0:20
 	movq	-72(%rbp), %rax                 # 8-byte Reload
-	.loc	0 29 16                         # ops-asm.c:29:16
+	.loc	0 32 16                         # ops-asm.c:32:16
 	movq	%rax, -40(%rbp)
-	.loc	0 30 16 is_stmt 1               # ops-asm.c:30:16
+	.loc	0 33 16 is_stmt 1               # ops-asm.c:33:16
 	cmpl	$4, -8(%rbp)
-	.loc	0 30 11 is_stmt 0               # ops-asm.c:30:11
+	.loc	0 33 11 is_stmt 0               # ops-asm.c:33:11
 	jle	.LBB1_11
 # %bb.10:
-	.loc	0 30 27                         # ops-asm.c:30:27
+	.loc	0 33 27                         # ops-asm.c:33:27
 	movq	-16(%rbp), %rax
 	movq	32(%rax), %rdi
-	.loc	0 30 22                         # ops-asm.c:30:22
+	.loc	0 33 22                         # ops-asm.c:33:22
 	callq	atol@PLT
 	movq	%rax, -80(%rbp)                 # 8-byte Spill
-	.loc	0 30 11                         # ops-asm.c:30:11
+	.loc	0 33 11                         # ops-asm.c:33:11
 	jmp	.LBB1_12
 .LBB1_11:
 	movl	$4242, %eax                     # imm = 0x1092
@@ -155,18 +155,18 @@ main:                                   # @main
 .LBB1_12:
 	.loc	0 0 11                          # ops-asm.c:0:11
 	movq	-80(%rbp), %rax                 # 8-byte Reload
-	.loc	0 30 7                          # ops-asm.c:30:7
+	.loc	0 33 7                          # ops-asm.c:33:7
 	movq	%rax, -48(%rbp)
-	.loc	0 31 16 is_stmt 1               # ops-asm.c:31:16
+	.loc	0 34 16 is_stmt 1               # ops-asm.c:34:16
 	movq	-24(%rbp), %rdi
-	.loc	0 31 19 is_stmt 0               # ops-asm.c:31:19
+	.loc	0 34 19 is_stmt 0               # ops-asm.c:34:19
 	movq	-32(%rbp), %rsi
-	.loc	0 31 22                         # ops-asm.c:31:22
+	.loc	0 34 22                         # ops-asm.c:34:22
 	movq	-40(%rbp), %rdx
-	.loc	0 31 9                          # ops-asm.c:31:9
+	.loc	0 34 9                          # ops-asm.c:34:9
 	leaq	-48(%rbp), %rcx
 	callq	target
-	.loc	0 31 2 epilogue_begin           # ops-asm.c:31:2
+	.loc	0 34 2 epilogue_begin           # ops-asm.c:34:2
 	addq	$80, %rsp
 	popq	%rbp
 	.cfi_def_cfa %rsp, 8
@@ -317,6 +317,34 @@ main:                                   # @main
 	.byte	19                              # DW_FORM_ref4
 	.byte	0                               # EOM(1)
 	.byte	0                               # EOM(2)
+	.byte	11                              # Abbreviation Code
+	.byte	19                              # DW_TAG_structure_type
+	.byte	1                               # DW_CHILDREN_yes
+	.byte	3                               # DW_AT_name
+	.byte	37                              # DW_FORM_strx1
+	.byte	11                              # DW_AT_byte_size
+	.byte	11                              # DW_FORM_data1
+	.byte	58                              # DW_AT_decl_file
+	.byte	11                              # DW_FORM_data1
+	.byte	59                              # DW_AT_decl_line
+	.byte	11                              # DW_FORM_data1
+	.byte	0                               # EOM(1)
+	.byte	0                               # EOM(2)
+	.byte	12                              # Abbreviation Code
+	.byte	13                              # DW_TAG_member
+	.byte	0                               # DW_CHILDREN_no
+	.byte	3                               # DW_AT_name
+	.byte	37                              # DW_FORM_strx1
+	.byte	73                              # DW_AT_type
+	.byte	19                              # DW_FORM_ref4
+	.byte	58                              # DW_AT_decl_file
+	.byte	11                              # DW_FORM_data1
+	.byte	59                              # DW_AT_decl_line
+	.byte	11                              # DW_FORM_data1
+	.byte	56                              # DW_AT_data_member_location
+	.byte	11                              # DW_FORM_data1
+	.byte	0                               # EOM(1)
+	.byte	0                               # EOM(2)
 	.byte	0                               # EOM(3)
 	.section	.debug_info,"",@progbits
 .Lcu_begin0:
@@ -327,7 +355,7 @@ main:                                   # @main
 	.byte	8                               # Address Size (in bytes)
 	.long	.debug_abbrev                   # Offset Into Abbrev. Section
 .Ldie_c:
-	.byte	1                               # Abbrev [1] 0xc:0x1bf DW_TAG_compile_unit
+	.byte	1                               # Abbrev [1] 0xc:0x1e3 DW_TAG_compile_unit
 	.byte	0                               # DW_AT_producer
 	.short	29                              # DW_AT_language
 	.byte	1                               # DW_AT_name
@@ -341,7 +369,7 @@ main:                                   # @main
 	.byte	2                               # Abbrev [2] 0x23:0xa DW_TAG_variable
 	.long .Ldie_2d-.Lcu_begin0                              # DW_AT_type
 	.byte	0                               # DW_AT_decl_file
-	.byte	21                              # DW_AT_decl_line
+	.byte	24                              # DW_AT_decl_line
 	.byte	2                               # DW_AT_location
 	.byte	161
 	.byte	0
@@ -364,16 +392,16 @@ main:                                   # @main
 	.byte	8                               # DW_AT_byte_size
 	.byte	7                               # DW_AT_encoding
 .Ldie_41:
-	.byte	7                               # Abbrev [7] 0x41:0x110 DW_TAG_subprogram
+	.byte	7                               # Abbrev [7] 0x41:0x11c DW_TAG_subprogram
 	.byte	1                               # DW_AT_low_pc
 	.long	.Lfunc_end0-.Lfunc_begin0       # DW_AT_high_pc
 	.byte	1                               # DW_AT_frame_base
 	.byte	86
 	.byte	5                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	11                              # DW_AT_decl_line
+	.byte	13                              # DW_AT_decl_line
                                         # DW_AT_prototyped
-	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1af-.Lcu_begin0                             # DW_AT_type
                                         # DW_AT_external
 .Ldie_50:
 	.byte	8                               # Abbrev [8] 0x50:0xb DW_TAG_formal_parameter
@@ -382,8 +410,8 @@ main:                                   # @main
 	.byte	120
 	.byte	8                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	13                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_5b:
 	.byte	8                               # Abbrev [8] 0x5b:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -391,8 +419,8 @@ main:                                   # @main
 	.byte	112
 	.byte	10                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	13                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_66:
 	.byte	8                               # Abbrev [8] 0x66:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -400,8 +428,8 @@ main:                                   # @main
 	.byte	104
 	.byte	11                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_1ab-.Lcu_begin0                             # DW_AT_type
+	.byte	13                              # DW_AT_decl_line
+	.long .Ldie_1b7-.Lcu_begin0                             # DW_AT_type
 .Ldie_71:
 	.byte	8                               # Abbrev [8] 0x71:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
@@ -409,8 +437,8 @@ main:                                   # @main
 	.byte	96
 	.byte	13                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	11                              # DW_AT_decl_line
-	.long .Ldie_1af-.Lcu_begin0                             # DW_AT_type
+	.byte	13                              # DW_AT_decl_line
+	.long .Ldie_1bb-.Lcu_begin0                             # DW_AT_type
 .Ldie_7c:
 	.byte	9                               # Abbrev [9] 0x7c:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_7c-.Lloc_begin_7c # DW_AT_location
@@ -428,8 +456,8 @@ main:                                   # @main
 .Lloc_end_7c:
 	.byte	14                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_87:
 	.byte	9                               # Abbrev [9] 0x87:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_87-.Lloc_begin_87 # DW_AT_location
@@ -445,8 +473,8 @@ main:                                   # @main
 .Lloc_end_87:
 	.byte	15                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_92:
 	.byte	9                               # Abbrev [9] 0x92:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_92-.Lloc_begin_92 # DW_AT_location
@@ -467,8 +495,8 @@ main:                                   # @main
 .Lloc_end_92:
 	.byte	16                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_9d:
 	.byte	9                               # Abbrev [9] 0x9d:0xb DW_TAG_variable
 	.uleb128 .Lloc_end_9d-.Lloc_begin_9d # DW_AT_location
@@ -489,8 +517,8 @@ main:                                   # @main
 .Lloc_end_9d:
 	.byte	17                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_a8:
 	.byte	9                               # Abbrev [9] 0xa8:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_a8-.Lloc_begin_a8 # DW_AT_location
@@ -507,8 +535,8 @@ main:                                   # @main
 .Lloc_end_a8:
 	.byte	18                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_b4:
 	.byte	9                               # Abbrev [9] 0xb4:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_b4-.Lloc_begin_b4 # DW_AT_location
@@ -564,8 +592,8 @@ main:                                   # @main
 .Lloc_end_b4:
 	.byte	19                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_c0:
 	.byte	9                               # Abbrev [9] 0xc0:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_c0-.Lloc_begin_c0 # DW_AT_location
@@ -574,15 +602,15 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0x6 # DW_OP_deref
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1b8-.Lcu_begin0
+	.uleb128 .Ldie_1c4-.Lcu_begin0
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1a7-.Lcu_begin0
+	.uleb128 .Ldie_1b3-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_c0:
 	.byte	20                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_cc:
 	.byte	9                               # Abbrev [9] 0xcc:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_cc-.Lloc_begin_cc # DW_AT_location
@@ -595,8 +623,8 @@ main:                                   # @main
 .Lloc_end_cc:
 	.byte	21                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	13                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	15                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_d8:
 	.byte	9                               # Abbrev [9] 0xd8:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_d8-.Lloc_begin_d8 # DW_AT_location
@@ -621,8 +649,8 @@ main:                                   # @main
 .Lloc_end_d8:
 	.byte	22                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	14                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	16                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_e4:
 	.byte	9                               # Abbrev [9] 0xe4:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_e4-.Lloc_begin_e4 # DW_AT_location
@@ -634,8 +662,8 @@ main:                                   # @main
 .Lloc_end_e4:
 	.byte	23                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	14                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	16                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_f0:
 	.byte	9                               # Abbrev [9] 0xf0:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_f0-.Lloc_begin_f0 # DW_AT_location
@@ -644,39 +672,39 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0xa6 # DW_OP_deref_type
 	.byte 0x4
-	.uleb128 .Ldie_1a3-.Lcu_begin0
+	.uleb128 .Ldie_1af-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_f0:
 	.byte	24                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	15                              # DW_AT_decl_line
-	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
+	.byte	17                              # DW_AT_decl_line
+	.long .Ldie_1af-.Lcu_begin0                             # DW_AT_type
 .Ldie_fc:
 	.byte	9                               # Abbrev [9] 0xfc:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_fc-.Lloc_begin_fc # DW_AT_location
 .Lloc_begin_fc:
 	.byte 0xa5 # DW_OP_regval_type
 	.uleb128 6
-	.uleb128 .Ldie_1ab-.Lcu_begin0
+	.uleb128 .Ldie_1b7-.Lcu_begin0
 	.byte 0xa5 # DW_OP_regval_type
 	.uleb128 7
-	.uleb128 .Ldie_1ab-.Lcu_begin0
+	.uleb128 .Ldie_1b7-.Lcu_begin0
 	.byte 0x1c # DW_OP_minus
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1bc-.Lcu_begin0
+	.uleb128 .Ldie_1c8-.Lcu_begin0
 	.byte 0xa4 # DW_OP_const_type
-	.uleb128 .Ldie_1bc-.Lcu_begin0
+	.uleb128 .Ldie_1c8-.Lcu_begin0
 	.byte 0x1
 	.byte 0xf0
 	.byte 0x1a # DW_OP_and
 	.byte 0xa8 # DW_OP_convert
-	.uleb128 .Ldie_1b4-.Lcu_begin0
+	.uleb128 .Ldie_1c0-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_fc:
 	.byte	25                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	16                              # DW_AT_decl_line
-	.long .Ldie_1b4-.Lcu_begin0                             # DW_AT_type
+	.byte	18                              # DW_AT_decl_line
+	.long .Ldie_1c0-.Lcu_begin0                             # DW_AT_type
 .Ldie_108:
 	.byte	9                               # Abbrev [9] 0x108:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_108-.Lloc_begin_108 # DW_AT_location
@@ -696,8 +724,8 @@ main:                                   # @main
 .Lloc_end_108:
 	.byte	27                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	16                              # DW_AT_decl_line
-	.long .Ldie_1b4-.Lcu_begin0                             # DW_AT_type
+	.byte	18                              # DW_AT_decl_line
+	.long .Ldie_1c0-.Lcu_begin0                             # DW_AT_type
 .Ldie_114:
 	.byte	9                               # Abbrev [9] 0x114:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_114-.Lloc_begin_114 # DW_AT_location
@@ -706,31 +734,31 @@ main:                                   # @main
 	.sleb128 -8
 	.byte 0xf6 # DW_OP_GNU_deref_type
 	.byte 0x4
-	.uleb128 .Ldie_1a3-.Lcu_begin0
+	.uleb128 .Ldie_1af-.Lcu_begin0
 	.byte 0xf9 # DW_OP_GNU_reinterpret
-	.uleb128 .Ldie_1b4-.Lcu_begin0
+	.uleb128 .Ldie_1c0-.Lcu_begin0
 	.byte 0xf7 # DW_OP_GNU_convert
-	.uleb128 .Ldie_1ab-.Lcu_begin0
+	.uleb128 .Ldie_1b7-.Lcu_begin0
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_114:
 	.byte	28                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	17                              # DW_AT_decl_line
-	.long .Ldie_1ab-.Lcu_begin0                             # DW_AT_type
+	.byte	19                              # DW_AT_decl_line
+	.long .Ldie_1b7-.Lcu_begin0                             # DW_AT_type
 .Ldie_120:
 	.byte	9                               # Abbrev [9] 0x120:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_120-.Lloc_begin_120 # DW_AT_location
 .Lloc_begin_120:
 	.byte 0xf4 # DW_OP_GNU_const_type
-	.uleb128 .Ldie_1b8-.Lcu_begin0
+	.uleb128 .Ldie_1c4-.Lcu_begin0
 	.byte 0x1
 	.byte 0xfe
 	.byte 0x9f # DW_OP_stack_value
 .Lloc_end_120:
 	.byte	29                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	18                              # DW_AT_decl_line
-	.long .Ldie_1b8-.Lcu_begin0                             # DW_AT_type
+	.byte	20                              # DW_AT_decl_line
+	.long .Ldie_1c4-.Lcu_begin0                             # DW_AT_type
 .Ldie_12c:
 	.byte	9                               # Abbrev [9] 0x12c:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_12c-.Lloc_begin_12c # DW_AT_location
@@ -748,8 +776,8 @@ main:                                   # @main
 .Lloc_end_12c:
 	.byte	31                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	19                              # DW_AT_decl_line
-	.long .Ldie_1bc-.Lcu_begin0                             # DW_AT_type
+	.byte	21                              # DW_AT_decl_line
+	.long .Ldie_1c8-.Lcu_begin0                             # DW_AT_type
 .Ldie_138:
 	.byte	9                               # Abbrev [9] 0x138:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_138-.Lloc_begin_138 # DW_AT_location
@@ -767,8 +795,8 @@ main:                                   # @main
 .Lloc_end_138:
 	.byte	33                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	20                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	22                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 .Ldie_144:
 	.byte	9                               # Abbrev [9] 0x144:0xc DW_TAG_variable
 	.uleb128 .Lloc_end_144-.Lloc_begin_144 # DW_AT_location
@@ -785,119 +813,167 @@ main:                                   # @main
 .Lloc_end_144:
 	.byte	34                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	20                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	22                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
+.Ldie_150:
+	.byte	9                               # Abbrev [9] 0x150:0xc DW_TAG_variable
+	.uleb128 .Lloc_end_150-.Lloc_begin_150 # DW_AT_location
+.Lloc_begin_150:
+	.byte 0x9e # DW_OP_implicit_value
+	.uleb128 16
+	.byte 0x11
+	.byte 0x11
+	.byte 0x0
+	.byte 0x0
+	.byte 0x0
+	.byte 0x0
+	.byte 0x0
+	.byte 0x0
+	.byte 0xfe
+	.byte 0xff
+	.byte 0xff
+	.byte 0xff
+	.byte 0xff
+	.byte 0xff
+	.byte 0xff
+	.byte 0xff
+.Lloc_end_150:
+	.byte	35                              # DW_AT_name
+	.byte	0                               # DW_AT_decl_file
+	.byte	23                              # DW_AT_decl_line
+	.long .Ldie_1cc-.Lcu_begin0                             # DW_AT_type
 	.byte	0                               # End Of Children Mark
-.Ldie_151:
-	.byte	7                               # Abbrev [7] 0x151:0x52 DW_TAG_subprogram
+.Ldie_15d:
+	.byte	7                               # Abbrev [7] 0x15d:0x52 DW_TAG_subprogram
 	.byte	2                               # DW_AT_low_pc
 	.long	.Lfunc_end1-.Lfunc_begin1       # DW_AT_high_pc
 	.byte	1                               # DW_AT_frame_base
 	.byte	86
 	.byte	7                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	25                              # DW_AT_decl_line
+	.byte	28                              # DW_AT_decl_line
                                         # DW_AT_prototyped
-	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
+	.long .Ldie_1af-.Lcu_begin0                             # DW_AT_type
                                         # DW_AT_external
-.Ldie_160:
-	.byte	8                               # Abbrev [8] 0x160:0xb DW_TAG_formal_parameter
+.Ldie_16c:
+	.byte	8                               # Abbrev [8] 0x16c:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	120
-	.byte	35                              # DW_AT_name
+	.byte	39                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	25                              # DW_AT_decl_line
-	.long .Ldie_1a3-.Lcu_begin0                             # DW_AT_type
-.Ldie_16b:
-	.byte	8                               # Abbrev [8] 0x16b:0xb DW_TAG_formal_parameter
+	.byte	28                              # DW_AT_decl_line
+	.long .Ldie_1af-.Lcu_begin0                             # DW_AT_type
+.Ldie_177:
+	.byte	8                               # Abbrev [8] 0x177:0xb DW_TAG_formal_parameter
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	112
-	.byte	36                              # DW_AT_name
+	.byte	40                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	25                              # DW_AT_decl_line
-	.long .Ldie_1c0-.Lcu_begin0                             # DW_AT_type
-.Ldie_176:
-	.byte	9                               # Abbrev [9] 0x176:0xb DW_TAG_variable
+	.byte	28                              # DW_AT_decl_line
+	.long .Ldie_1e4-.Lcu_begin0                             # DW_AT_type
+.Ldie_182:
+	.byte	9                               # Abbrev [9] 0x182:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	104
 	.byte	8                               # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	27                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
-.Ldie_181:
-	.byte	9                               # Abbrev [9] 0x181:0xb DW_TAG_variable
+	.byte	30                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
+.Ldie_18d:
+	.byte	9                               # Abbrev [9] 0x18d:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	96
 	.byte	10                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	28                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
-.Ldie_18c:
-	.byte	9                               # Abbrev [9] 0x18c:0xb DW_TAG_variable
+	.byte	31                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
+.Ldie_198:
+	.byte	9                               # Abbrev [9] 0x198:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	88
 	.byte	11                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	29                              # DW_AT_decl_line
-	.long .Ldie_1ab-.Lcu_begin0                             # DW_AT_type
-.Ldie_197:
-	.byte	9                               # Abbrev [9] 0x197:0xb DW_TAG_variable
+	.byte	32                              # DW_AT_decl_line
+	.long .Ldie_1b7-.Lcu_begin0                             # DW_AT_type
+.Ldie_1a3:
+	.byte	9                               # Abbrev [9] 0x1a3:0xb DW_TAG_variable
 	.byte	2                               # DW_AT_location
 	.byte	145
 	.byte	80
-	.byte	37                              # DW_AT_name
+	.byte	41                              # DW_AT_name
 	.byte	0                               # DW_AT_decl_file
-	.byte	30                              # DW_AT_decl_line
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
+	.byte	33                              # DW_AT_decl_line
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
 	.byte	0                               # End Of Children Mark
-.Ldie_1a3:
-	.byte	5                               # Abbrev [5] 0x1a3:0x4 DW_TAG_base_type
+.Ldie_1af:
+	.byte	5                               # Abbrev [5] 0x1af:0x4 DW_TAG_base_type
 	.byte	6                               # DW_AT_name
 	.byte	5                               # DW_AT_encoding
 	.byte	4                               # DW_AT_byte_size
-.Ldie_1a7:
-	.byte	5                               # Abbrev [5] 0x1a7:0x4 DW_TAG_base_type
+.Ldie_1b3:
+	.byte	5                               # Abbrev [5] 0x1b3:0x4 DW_TAG_base_type
 	.byte	9                               # DW_AT_name
 	.byte	5                               # DW_AT_encoding
 	.byte	8                               # DW_AT_byte_size
-.Ldie_1ab:
-	.byte	5                               # Abbrev [5] 0x1ab:0x4 DW_TAG_base_type
+.Ldie_1b7:
+	.byte	5                               # Abbrev [5] 0x1b7:0x4 DW_TAG_base_type
 	.byte	12                              # DW_AT_name
 	.byte	7                               # DW_AT_encoding
 	.byte	8                               # DW_AT_byte_size
-.Ldie_1af:
-	.byte	10                              # Abbrev [10] 0x1af:0x5 DW_TAG_pointer_type
-	.long .Ldie_1a7-.Lcu_begin0                             # DW_AT_type
-.Ldie_1b4:
-	.byte	5                               # Abbrev [5] 0x1b4:0x4 DW_TAG_base_type
+.Ldie_1bb:
+	.byte	10                              # Abbrev [10] 0x1bb:0x5 DW_TAG_pointer_type
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
+.Ldie_1c0:
+	.byte	5                               # Abbrev [5] 0x1c0:0x4 DW_TAG_base_type
 	.byte	26                              # DW_AT_name
 	.byte	7                               # DW_AT_encoding
 	.byte	4                               # DW_AT_byte_size
-.Ldie_1b8:
-	.byte	5                               # Abbrev [5] 0x1b8:0x4 DW_TAG_base_type
+.Ldie_1c4:
+	.byte	5                               # Abbrev [5] 0x1c4:0x4 DW_TAG_base_type
 	.byte	30                              # DW_AT_name
 	.byte	6                               # DW_AT_encoding
 	.byte	1                               # DW_AT_byte_size
-.Ldie_1bc:
-	.byte	5                               # Abbrev [5] 0x1bc:0x4 DW_TAG_base_type
+.Ldie_1c8:
+	.byte	5                               # Abbrev [5] 0x1c8:0x4 DW_TAG_base_type
 	.byte	32                              # DW_AT_name
 	.byte	8                               # DW_AT_encoding
 	.byte	1                               # DW_AT_byte_size
-.Ldie_1c0:
-	.byte	10                              # Abbrev [10] 0x1c0:0x5 DW_TAG_pointer_type
-	.long .Ldie_1c5-.Lcu_begin0                             # DW_AT_type
-.Ldie_1c5:
-	.byte	10                              # Abbrev [10] 0x1c5:0x5 DW_TAG_pointer_type
+.Ldie_1cc:
+	.byte	11                              # Abbrev [11] 0x1cc:0x18 DW_TAG_structure_type
+	.byte	38                              # DW_AT_name
+	.byte	16                              # DW_AT_byte_size
+	.byte	0                               # DW_AT_decl_file
+	.byte	11                              # DW_AT_decl_line
+.Ldie_1d1:
+	.byte	12                              # Abbrev [12] 0x1d1:0x9 DW_TAG_member
+	.byte	36                              # DW_AT_name
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
+	.byte	0                               # DW_AT_decl_file
+	.byte	11                              # DW_AT_decl_line
+	.byte	0                               # DW_AT_data_member_location
+.Ldie_1da:
+	.byte	12                              # Abbrev [12] 0x1da:0x9 DW_TAG_member
+	.byte	37                              # DW_AT_name
+	.long .Ldie_1b3-.Lcu_begin0                             # DW_AT_type
+	.byte	0                               # DW_AT_decl_file
+	.byte	11                              # DW_AT_decl_line
+	.byte	8                               # DW_AT_data_member_location
+	.byte	0                               # End Of Children Mark
+.Ldie_1e4:
+	.byte	10                              # Abbrev [10] 0x1e4:0x5 DW_TAG_pointer_type
+	.long .Ldie_1e9-.Lcu_begin0                             # DW_AT_type
+.Ldie_1e9:
+	.byte	10                              # Abbrev [10] 0x1e9:0x5 DW_TAG_pointer_type
 	.long .Ldie_39-.Lcu_begin0                              # DW_AT_type
 	.byte	0                               # End Of Children Mark
 .Ldebug_info_end0:
 	.section	.debug_str_offsets,"",@progbits
-	.long	156                             # Length of String Offsets Set
+	.long	172                             # Length of String Offsets Set
 	.short	5
 	.short	0
 .Lstr_offsets_base0:
@@ -973,11 +1049,19 @@ main:                                   # @main
 .Linfo_string34:
 	.asciz	"v_loop"                        # string offset=271
 .Linfo_string35:
-	.asciz	"argc"                          # string offset=278
+	.asciz	"w16"                           # string offset=278
 .Linfo_string36:
-	.asciz	"argv"                          # string offset=283
+	.asciz	"lo"                            # string offset=282
 .Linfo_string37:
-	.asciz	"c"                             # string offset=288
+	.asciz	"hi"                            # string offset=285
+.Linfo_string38:
+	.asciz	"pair16"                        # string offset=288
+.Linfo_string39:
+	.asciz	"argc"                          # string offset=295
+.Linfo_string40:
+	.asciz	"argv"                          # string offset=300
+.Linfo_string41:
+	.asciz	"c"                             # string offset=305
 	.section	.debug_str_offsets,"",@progbits
 	.long	.Linfo_string0
 	.long	.Linfo_string1
@@ -1017,6 +1101,10 @@ main:                                   # @main
 	.long	.Linfo_string35
 	.long	.Linfo_string36
 	.long	.Linfo_string37
+	.long	.Linfo_string38
+	.long	.Linfo_string39
+	.long	.Linfo_string40
+	.long	.Linfo_string41
 	.section	.debug_addr,"",@progbits
 	.long	.Ldebug_addr_end0-.Ldebug_addr_start0 # Length of contribution
 .Ldebug_addr_start0:
