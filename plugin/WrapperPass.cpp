@@ -34,8 +34,11 @@
 /// recorded in the `.bpfprobe` section (docs/metadata.md). At -O0, loads of
 /// libbpf's helper pointers (`static long (*bpf_x)(...) = (void *)N`) are
 /// folded to the constant so the object is loadable without optimization.
-/// Each memory read goes to its own zeroed stack slot: a faulting read
-/// leaves the value 0.
+/// Each memory read goes to its own stack slot, which the helper zeroes when
+/// the read faults: a faulting read leaves the value 0. DWARF arithmetic,
+/// comparisons and DW_OP_bra selects (FetchPlan.h) become plain BPF ALU
+/// code; a division by zero gives 0 and, in a recording probe, sets the
+/// argument's fault bit.
 ///
 /// Usage: opt -load=libclang-cpp.so -load-pass-plugin=libbpfprobe.so
 ///            -passes=bpfprobe-wrapper in.ll
@@ -47,6 +50,7 @@
 #include "Target/ArchABI.h"
 #include "bpfprobe/metadata.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
@@ -226,18 +230,28 @@ public:
       return Wrapper;
     }
     SmallVector<Value *, 16> Args{CtxArg};
+    // An argument that is a memory read is loaded from its stack slot only
+    // after all reads: the value then goes straight into its argument
+    // register instead of being kept in a callee-saved one across the
+    // other helper calls.
+    SmallVector<std::pair<unsigned, AllocaInst *>, 8> Late;
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
       if (A.Type.Kind == ValueType::Aggregate) {
         Args.push_back(copyAggregate(*A.Expr, A.Type, A.Name));
         continue;
       }
-      Value *V = eval(*A.Expr);
-      Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
-      if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
-        Inst->setName(A.Name);
-      Args.push_back(Arg);
+      if (A.Expr->Kind == FetchExpr::Deref && A.Type.Kind != ValueType::String) {
+        Late.push_back({I, readToSlot(eval(*A.Expr->Operand), A.Expr->Size)});
+        Args.push_back(nullptr);
+        continue;
+      }
+      Args.push_back(bindArg(I, eval(*A.Expr)));
     }
+    for (auto [I, Slot] : Late)
+      Args[I + 1] = bindArg(
+          I, B.CreateZExtOrTrunc(B.CreateLoad(Slot->getAllocatedType(), Slot),
+                                 i64()));
     CallInst *Call = B.CreateCall(&Body, Args);
     if (Body.getReturnType()->isVoidTy())
       B.CreateRet(ConstantInt::get(Wrapper->getReturnType(), 0));
@@ -256,11 +270,29 @@ private:
   Value *CtxArg = nullptr;
   /// i1: some read of the argument being built faulted (records report it).
   Value *Fault = nullptr;
+  /// The 64-bit value of each register loaded so far, by index.
+  DenseMap<unsigned, Value *> RegCache;
+
+  /// The body's argument I from its 64-bit value.
+  Value *bindArg(unsigned I, Value *V) {
+    const ArgPlan &A = Site.Args[I];
+    Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
+    if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
+      Inst->setName(A.Name);
+    return Arg;
+  }
 
   void noteFault(Value *HelperRet) {
     if (!Site.Record)
       return; // bodies get 0 for a faulted read (DESIGN.md section 5)
-    Value *F = B.CreateICmpSLT(HelperRet, B.getInt64(0));
+    noteFaultIf(B.CreateICmpSLT(HelperRet, B.getInt64(0)));
+  }
+
+  /// F (i1): the value being built is not available (a read faulted, a
+  /// division by zero).
+  void noteFaultIf(Value *F) {
+    if (!Site.Record)
+      return;
     Fault = Fault ? B.CreateOr(Fault, F) : F;
   }
 
@@ -275,11 +307,20 @@ private:
   Value *eval(const FetchExpr &E) {
     switch (E.Kind) {
     case FetchExpr::Reg: {
+      // Each register is loaded once where every later use sees it. The
+      // load is volatile: LLVM would otherwise merge the loads of two
+      // paths of a select into one load through a phi of pointers, and the
+      // verifier accepts context reads only at a constant offset from ctx.
+      if (Value *Cached = RegCache.lookup(E.RegIdx))
+        return Cached;
       const RegInfo &R = ABI.reg(E.RegIdx);
       Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), CtxArg,
                                               R.PtRegsOffset, "");
-      Value *V = B.CreateLoad(B.getIntNTy(R.Size * 8), P, R.Name);
-      return B.CreateZExtOrTrunc(V, i64());
+      LoadInst *L = B.CreateLoad(B.getIntNTy(R.Size * 8), P, R.Name);
+      L->setVolatile(true);
+      Value *V = B.CreateZExtOrTrunc(L, i64());
+      RegCache[E.RegIdx] = V;
+      return V;
     }
     case FetchExpr::Const:
       return ConstantInt::get(i64(), E.Value, /*IsSigned=*/true);
@@ -318,8 +359,162 @@ private:
         return V;
       return E.SignExtend ? B.CreateAShr(V, Down) : B.CreateLShr(V, Down);
     }
+    case FetchExpr::Unary: {
+      Value *V = eval(*E.Parts[0]);
+      return E.Op == FetchExpr::Neg ? B.CreateNeg(V) : B.CreateNot(V);
+    }
+    case FetchExpr::Binary: {
+      // Left operand first (C++ leaves argument order unspecified).
+      Value *L = eval(*E.Parts[0]);
+      Value *R = eval(*E.Parts[1]);
+      return evalBinary(E.Op, L, R);
+    }
+    case FetchExpr::Select:
+      return evalSelect(E);
     }
     return ConstantInt::get(i64(), 0);
+  }
+
+  static bool hasDeref(const FetchExpr &E) { return E.countDerefs() != 0; }
+
+  /// DW_OP_bra's two paths. Arms that read no memory become a select;
+  /// arms that do become a forward branch and a phi, so only the taken
+  /// path's reads run (and count as faults).
+  Value *evalSelect(const FetchExpr &E) {
+    Value *C = B.CreateICmpNE(eval(*E.Parts[0]), B.getInt64(0));
+    if (!hasDeref(*E.Parts[1]) && !hasDeref(*E.Parts[2])) {
+      Value *T = eval(*E.Parts[1]);
+      Value *F = eval(*E.Parts[2]);
+      return B.CreateSelect(C, T, F);
+    }
+    Function *F = B.GetInsertBlock()->getParent();
+    BasicBlock *Then = BasicBlock::Create(Ctx, "then", F);
+    BasicBlock *Else = BasicBlock::Create(Ctx, "else", F);
+    BasicBlock *Join = BasicBlock::Create(Ctx, "join", F);
+    B.CreateCondBr(C, Then, Else);
+    Value *FaultBefore = Fault;
+    DenseMap<unsigned, Value *> CacheBefore = RegCache;
+    auto Arm = [&](BasicBlock *BB, const FetchExpr &X, Value *&FaultOut) {
+      B.SetInsertPoint(BB);
+      Fault = FaultBefore;
+      RegCache = CacheBefore; // loads in one arm do not dominate the other
+      Value *V = eval(X);
+      FaultOut = Fault ? Fault : B.getFalse();
+      BB = B.GetInsertBlock();
+      B.CreateBr(Join);
+      return std::make_pair(V, BB);
+    };
+    Value *FT, *FE;
+    auto [VT, BT] = Arm(Then, *E.Parts[1], FT);
+    auto [VE, BE] = Arm(Else, *E.Parts[2], FE);
+    B.SetInsertPoint(Join);
+    RegCache = CacheBefore;
+    PHINode *P = B.CreatePHI(i64(), 2);
+    P->addIncoming(VT, BT);
+    P->addIncoming(VE, BE);
+    Fault = FaultBefore;
+    if (FT != FE) {
+      PHINode *PF = B.CreatePHI(B.getInt1Ty(), 2);
+      PF->addIncoming(FT, BT);
+      PF->addIncoming(FE, BE);
+      Fault = PF;
+    }
+    return P;
+  }
+
+  /// |V| and whether V is negative, for signed division done unsigned
+  /// (BPF before v4 has no signed division).
+  std::pair<Value *, Value *> absAndSign(Value *V) {
+    Value *Neg = B.CreateICmpSLT(V, B.getInt64(0));
+    return {B.CreateSelect(Neg, B.CreateNeg(V), V), Neg};
+  }
+
+  /// Division and remainder: a zero divisor gives 0 and counts as a
+  /// fault (docs/how-it-works.md); LLVM's udiv by zero would be undefined.
+  Value *evalDivision(FetchExpr::OpTy Op, Value *L, Value *R) {
+    auto *RC = dyn_cast<ConstantInt>(R);
+    Value *Zero = nullptr;
+    if (!RC || RC->isZero()) {
+      Zero = B.CreateICmpEQ(R, B.getInt64(0));
+      R = B.CreateSelect(Zero, B.getInt64(1), R);
+    }
+    Value *V;
+    if (Op == FetchExpr::DivU) {
+      V = B.CreateUDiv(L, R);
+    } else if (Op == FetchExpr::ModU) {
+      V = B.CreateURem(L, R);
+    } else {
+      auto [AL, NL] = absAndSign(L);
+      auto [AR, NR] = absAndSign(R);
+      if (Op == FetchExpr::DivS) {
+        Value *Q = B.CreateUDiv(AL, AR);
+        V = B.CreateSelect(B.CreateXor(NL, NR), B.CreateNeg(Q), Q);
+      } else {
+        Value *M = B.CreateURem(AL, AR);
+        V = B.CreateSelect(NL, B.CreateNeg(M), M);
+      }
+    }
+    if (!Zero)
+      return V;
+    noteFaultIf(Zero);
+    return B.CreateSelect(Zero, B.getInt64(0), V);
+  }
+
+  /// Shifts by 64 or more give 0 (an arithmetic shift right: the sign),
+  /// where LLVM would give poison.
+  Value *evalShift(FetchExpr::OpTy Op, Value *L, Value *R) {
+    if (auto *RC = dyn_cast<ConstantInt>(R)) {
+      uint64_t N = RC->getZExtValue();
+      if (Op == FetchExpr::ShrA)
+        return B.CreateAShr(L, std::min<uint64_t>(N, 63));
+      if (N >= 64)
+        return B.getInt64(0);
+      return Op == FetchExpr::Shl ? B.CreateShl(L, N) : B.CreateLShr(L, N);
+    }
+    Value *Big = B.CreateICmpUGE(R, B.getInt64(64));
+    if (Op == FetchExpr::ShrA)
+      return B.CreateAShr(L, B.CreateSelect(Big, B.getInt64(63), R));
+    Value *Safe = B.CreateSelect(Big, B.getInt64(0), R);
+    Value *V = Op == FetchExpr::Shl ? B.CreateShl(L, Safe)
+                                    : B.CreateLShr(L, Safe);
+    return B.CreateSelect(Big, B.getInt64(0), V);
+  }
+
+  Value *evalBinary(FetchExpr::OpTy Op, Value *L, Value *R) {
+    auto Cmp = [&](CmpInst::Predicate P) {
+      return B.CreateZExt(B.CreateICmp(P, L, R), i64());
+    };
+    switch (Op) {
+    case FetchExpr::Plus: return B.CreateAdd(L, R);
+    case FetchExpr::Minus: return B.CreateSub(L, R);
+    case FetchExpr::Mul: return B.CreateMul(L, R);
+    case FetchExpr::DivS:
+    case FetchExpr::DivU:
+    case FetchExpr::ModS:
+    case FetchExpr::ModU:
+      return evalDivision(Op, L, R);
+    case FetchExpr::And: return B.CreateAnd(L, R);
+    case FetchExpr::Or: return B.CreateOr(L, R);
+    case FetchExpr::Xor: return B.CreateXor(L, R);
+    case FetchExpr::Shl:
+    case FetchExpr::ShrL:
+    case FetchExpr::ShrA:
+      return evalShift(Op, L, R);
+    case FetchExpr::Eq: return Cmp(CmpInst::ICMP_EQ);
+    case FetchExpr::Ne: return Cmp(CmpInst::ICMP_NE);
+    case FetchExpr::LtS: return Cmp(CmpInst::ICMP_SLT);
+    case FetchExpr::GtS: return Cmp(CmpInst::ICMP_SGT);
+    case FetchExpr::LeS: return Cmp(CmpInst::ICMP_SLE);
+    case FetchExpr::GeS: return Cmp(CmpInst::ICMP_SGE);
+    case FetchExpr::LtU: return Cmp(CmpInst::ICMP_ULT);
+    case FetchExpr::GtU: return Cmp(CmpInst::ICMP_UGT);
+    case FetchExpr::LeU: return Cmp(CmpInst::ICMP_ULE);
+    case FetchExpr::GeU: return Cmp(CmpInst::ICMP_UGE);
+    case FetchExpr::Neg:
+    case FetchExpr::Not:
+      break;
+    }
+    return B.getInt64(0);
   }
 
   /// An aggregate passed by value, copied to a zeroed stack buffer whose
@@ -337,7 +532,8 @@ private:
                            Name + ".val");
       Buf->setAlignment(Align(8));
     }
-    B.CreateMemSet(Buf, B.getInt8(0), T.Size, Align(8));
+    // Every byte is written: a register piece by a store, a memory piece
+    // by the helper, which zeroes its destination when the read faults.
     fillAggregate(E, Buf, 0, T.Size);
     return Buf;
   }
@@ -368,6 +564,12 @@ private:
   /// Size bytes of memory at Addr through bpf_probe_read_{user,kernel},
   /// into a zeroed stack slot.
   Value *read(Value *Addr, unsigned Size) {
+    AllocaInst *Slot = readToSlot(Addr, Size);
+    return B.CreateLoad(Slot->getAllocatedType(), Slot);
+  }
+
+  /// The stack slot that Size bytes at Addr are read into.
+  AllocaInst *readToSlot(Value *Addr, unsigned Size) {
     Type *Ty = B.getIntNTy(Size * 8);
     AllocaInst *Slot;
     {
@@ -377,14 +579,19 @@ private:
       Slot = B.CreateAlloca(Ty, nullptr, "slot");
       Slot->setAlignment(Align(8));
     }
-    B.CreateStore(ConstantInt::get(Ty, 0), Slot);
+    // No zeroing store: bpf_probe_read_{user,kernel} zero the destination
+    // when the read faults, and the verifier accepts an uninitialized slot
+    // as the helper's destination.
     uint64_t Helper = Site.Space == AddrSpace::User ? HelperProbeReadUser
                                                     : HelperProbeReadKernel;
     Value *Ret = callHelper(Helper, i64(),
                             {Slot, B.getInt32(Size),
                              B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx))});
     noteFault(Ret);
-    return B.CreateLoad(Ty, Slot);
+    // After a call, reloading a register from ctx costs what keeping it in
+    // a callee-saved register would, and leaves those for values.
+    RegCache.clear();
+    return Slot;
   }
 
   Value *callHelper(uint64_t Id, Type *RetTy, ArrayRef<Value *> Args) {
@@ -408,7 +615,7 @@ private:
   /// `filename` shows the path. `:ustring` always reads user memory.
   Value *copyString(Value *Dst, Value *Addr, const ValueType &T) {
     bool User = Site.Space == AddrSpace::User || T.UserString;
-    B.CreateStore(B.getInt8(0), Dst);
+    // The helper writes at least the NUL, and zeroes Dst on a fault.
     Value *Ptr = B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx));
     auto Copy = [&](bool FromUser) {
       return callHelper(FromUser ? HelperProbeReadUserStr
@@ -564,6 +771,23 @@ void attachDebugInfo(Module &M, Function &Body, Function &Wrapper) {
   DIB.finalizeSubprogram(WSP);
 }
 
+/// The plan arrived as text: check it (FetchPlan.h validate()) before
+/// lowering, as a bitcode reader checks its records.
+bool checkPlan(Module &M, Function &F, const SitePlan &Site) {
+  const ArchABI *ABI = lookupArch(Site.Arch);
+  if (!ABI) {
+    diagnose(M, "unknown architecture '" + Site.Arch + "' in the plan of '" +
+                    F.getName() + "'");
+    return false;
+  }
+  if (Error E = validate(Site, *ABI)) {
+    diagnose(M, "invalid fetch plan for probe '" + Site.Program +
+                    "': " + toString(std::move(E)));
+    return false;
+  }
+  return true;
+}
+
 bool checkSignature(Module &M, Function &F, const SitePlan &Site) {
   if (Site.Record) {
     if (!M.getNamedGlobal(BPFPROBE_RECORDS_MAP)) {
@@ -618,7 +842,7 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
     Function &F = *AB.F;
     bool OK = true;
     for (const SitePlan &S : AB.Sites)
-      OK &= checkSignature(M, F, S);
+      OK &= checkPlan(M, F, S) && checkSignature(M, F, S);
     if (!OK)
       continue;
     std::string Name = F.getName().str();

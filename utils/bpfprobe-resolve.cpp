@@ -2,8 +2,8 @@
 //
 /// \file
 /// usage: bpfprobe-resolve [--debuginfo PATH] [--arch A] [--cc NAME]
-///                         [--vars [--externs] | --lines] [--time] [--stats]
-///                         SPEC...
+///                         [-D | --vars [--externs] | --lines] [--time]
+///                         [--stats] SPEC...
 ///
 /// The plugin's resolution, without a compile: for each SPEC, each site's
 /// fetch plan in kprobe_events syntax, like `perf probe -D`
@@ -51,11 +51,17 @@ namespace {
 
 constexpr const char *Usage =
     "usage: bpfprobe-resolve [--debuginfo PATH] [--arch ARCH] [--cc NAME]\n"
-    "                        [--vars [--externs] | --lines] [--time] [--stats]\n"
-    "                        SPEC...\n"
+    "                        [-D | --vars [--externs] | --lines] [--time]\n"
+    "                        [--stats] SPEC...\n"
     "\n"
     "Prints each site's fetch plan in kprobe_events syntax (like perf probe "
-    "-D).\n"
+    "-D);\n"
+    "a plan kprobe_events cannot say (DWARF arithmetic, selects, register "
+    "pieces)\n"
+    "is printed in the extended notation of docs/how-it-works.md, on a line "
+    "after\n"
+    "'# extended notation, not kprobe_events syntax'.\n"
+    "  -D, --plans       print the plans (the default)\n"
     "  --debuginfo PATH  debug info to use: a binary, a .debug file, a "
     "vmlinux or .ko\n"
     "  --arch ARCH       the probed architecture (default: this machine's)\n"
@@ -294,6 +300,11 @@ bool Resolver::printPlans(const ProbeSpec &Spec) {
   std::string Base = probeName(Spec, Plans);
   for (size_t N = 0; N < Plans.size(); ++N) {
     Plans[N].Program = siteProgramName(Base, N);
+    // A plan with DWARF arithmetic, selects or register pieces has no
+    // kprobe_events spelling: say so on the line before it.
+    if (!isKprobeRepresentable(Plans[N]))
+      outs() << "# extended notation, not kprobe_events syntax "
+                "(docs/how-it-works.md):\n";
     outs() << formatKprobeEvent(Plans[N], ABI) << '\n';
   }
   return true;
@@ -453,7 +464,9 @@ int main(int Argc, char **Argv) {
     if (Value("--debuginfo", Opts.Finder.ExplicitPath) ||
         Value("--arch", Opts.Arch) || Value("--cc", Opts.CallConv))
       continue;
-    if (A == "--vars" || A == "-V")
+    if (A == "--plans" || A == "-D")
+      Opts.Mode = Options::Plans;
+    else if (A == "--vars" || A == "-V")
       Opts.Mode = Options::Vars;
     else if (A == "--lines" || A == "-L")
       Opts.Mode = Options::Lines;

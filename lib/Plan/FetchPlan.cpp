@@ -1,11 +1,14 @@
 //===- FetchPlan.cpp - Fetch plans: printing and serialization ----------===//
 //
 /// \file
-/// Builds, prints and (de)serializes fetch plans. The printer speaks the
-/// kernel's kprobe_events fetch-arg syntax (Documentation/trace/
+/// Builds, prints, (de)serializes and validates fetch plans. The printer
+/// speaks the kernel's kprobe_events fetch-arg syntax (Documentation/trace/
 /// kprobetrace.rst): `%reg`, `+off(addr)`, `\imm`, and type suffixes such
-/// as `:s32` and `:x64`. The serializer is an escaped key=value text with
-/// expressions as S-expressions, so plans survive the trip through IR.
+/// as `:s32` and `:x64`, and an extended notation for the arithmetic,
+/// comparisons and selects it cannot say (docs/how-it-works.md section 7).
+/// The serializer is an escaped key=value text with expressions as
+/// S-expressions, so plans survive the trip through IR; validate() checks
+/// what arrives before the pass trusts it.
 //===----------------------------------------------------------------------===//
 
 #include "Plan/FetchPlan.h"
@@ -14,6 +17,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
+
+#include <climits>
+#include <optional>
 
 using namespace llvm;
 
@@ -87,9 +93,175 @@ std::unique_ptr<FetchExpr> FetchExpr::bitfield(std::unique_ptr<FetchExpr> V,
   return E;
 }
 
+std::unique_ptr<FetchExpr> FetchExpr::extend(std::unique_ptr<FetchExpr> V,
+                                             unsigned Bits, bool Signed) {
+  if (Bits >= 64)
+    return V;
+  if (V->Kind == Const) {
+    uint64_t Mask = (uint64_t(1) << Bits) - 1;
+    uint64_t X = uint64_t(V->Value) & Mask;
+    if (Signed && (X >> (Bits - 1)) & 1)
+      X |= ~Mask;
+    return constant(int64_t(X));
+  }
+  // An integer conversion of a conversion: the narrower one decides.
+  if (V->Kind == Bitfield && V->BitOffset == 0) {
+    if (V->BitSize < Bits && !V->SignExtend)
+      return V; // already zero-extended from fewer bits
+    if (V->BitSize == Bits && V->SignExtend == Signed)
+      return V;
+    if (V->BitSize > Bits)
+      return extend(std::move(V->Operand), Bits, Signed);
+  }
+  return bitfield(std::move(V), 8, 0, Bits, Signed);
+}
+
+StringRef fetchOpName(FetchExpr::OpTy Op) {
+  switch (Op) {
+  case FetchExpr::Neg: return "neg";
+  case FetchExpr::Not: return "not";
+  case FetchExpr::Plus: return "plus";
+  case FetchExpr::Minus: return "minus";
+  case FetchExpr::Mul: return "mul";
+  case FetchExpr::DivS: return "div_s";
+  case FetchExpr::DivU: return "div_u";
+  case FetchExpr::ModS: return "mod_s";
+  case FetchExpr::ModU: return "mod_u";
+  case FetchExpr::And: return "and";
+  case FetchExpr::Or: return "or";
+  case FetchExpr::Xor: return "xor";
+  case FetchExpr::Shl: return "shl";
+  case FetchExpr::ShrL: return "shr";
+  case FetchExpr::ShrA: return "shra";
+  case FetchExpr::Eq: return "eq";
+  case FetchExpr::Ne: return "ne";
+  case FetchExpr::LtS: return "lt_s";
+  case FetchExpr::GtS: return "gt_s";
+  case FetchExpr::LeS: return "le_s";
+  case FetchExpr::GeS: return "ge_s";
+  case FetchExpr::LtU: return "lt_u";
+  case FetchExpr::GtU: return "gt_u";
+  case FetchExpr::LeU: return "le_u";
+  case FetchExpr::GeU: return "ge_u";
+  }
+  return "";
+}
+
+static bool isUnaryOp(FetchExpr::OpTy Op) {
+  return Op == FetchExpr::Neg || Op == FetchExpr::Not;
+}
+
+static std::optional<FetchExpr::OpTy> opNamed(StringRef Name) {
+  for (unsigned I = FetchExpr::Neg; I <= FetchExpr::GeU; ++I)
+    if (fetchOpName(FetchExpr::OpTy(I)) == Name)
+      return FetchExpr::OpTy(I);
+  return std::nullopt;
+}
+
+/// Constant folding, with the run-time semantics of the prologue
+/// (WrapperPass.cpp): shifts by 64 or more give 0 (an arithmetic shift
+/// gives the sign), a division or remainder by zero is not folded (the
+/// prologue refuses it at run time).
+static std::optional<int64_t> foldBinary(FetchExpr::OpTy Op, int64_t A,
+                                         int64_t B) {
+  uint64_t UA = A, UB = B;
+  switch (Op) {
+  case FetchExpr::Plus: return int64_t(UA + UB);
+  case FetchExpr::Minus: return int64_t(UA - UB);
+  case FetchExpr::Mul: return int64_t(UA * UB);
+  case FetchExpr::DivS:
+    if (!B)
+      return std::nullopt;
+    if (A == INT64_MIN && B == -1)
+      return A;
+    return A / B;
+  case FetchExpr::ModS:
+    if (!B)
+      return std::nullopt;
+    if (B == -1)
+      return 0;
+    return A % B;
+  case FetchExpr::DivU:
+    if (!B)
+      return std::nullopt;
+    return int64_t(UA / UB);
+  case FetchExpr::ModU:
+    if (!B)
+      return std::nullopt;
+    return int64_t(UA % UB);
+  case FetchExpr::And: return int64_t(UA & UB);
+  case FetchExpr::Or: return int64_t(UA | UB);
+  case FetchExpr::Xor: return int64_t(UA ^ UB);
+  case FetchExpr::Shl: return UB >= 64 ? 0 : int64_t(UA << UB);
+  case FetchExpr::ShrL: return UB >= 64 ? 0 : int64_t(UA >> UB);
+  case FetchExpr::ShrA: return A >> (UB >= 64 ? 63 : UB);
+  case FetchExpr::Eq: return A == B;
+  case FetchExpr::Ne: return A != B;
+  case FetchExpr::LtS: return A < B;
+  case FetchExpr::GtS: return A > B;
+  case FetchExpr::LeS: return A <= B;
+  case FetchExpr::GeS: return A >= B;
+  case FetchExpr::LtU: return UA < UB;
+  case FetchExpr::GtU: return UA > UB;
+  case FetchExpr::LeU: return UA <= UB;
+  case FetchExpr::GeU: return UA >= UB;
+  case FetchExpr::Neg:
+  case FetchExpr::Not:
+    break;
+  }
+  return std::nullopt;
+}
+
+std::unique_ptr<FetchExpr> FetchExpr::unary(OpTy Op,
+                                            std::unique_ptr<FetchExpr> V) {
+  if (V->Kind == Const)
+    return constant(Op == Neg ? int64_t(0 - uint64_t(V->Value))
+                              : int64_t(~uint64_t(V->Value)));
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = Unary;
+  E->Op = Op;
+  E->Parts.push_back(std::move(V));
+  return E;
+}
+
+std::unique_ptr<FetchExpr> FetchExpr::binary(OpTy Op,
+                                             std::unique_ptr<FetchExpr> L,
+                                             std::unique_ptr<FetchExpr> R) {
+  if (L->Kind == Const && R->Kind == Const)
+    if (auto V = foldBinary(Op, L->Value, R->Value))
+      return constant(*V);
+  // Address arithmetic keeps the kprobe_events form "+k(x)".
+  if (Op == Plus && R->Kind == Const)
+    return add(std::move(L), R->Value);
+  if (Op == Plus && L->Kind == Const)
+    return add(std::move(R), L->Value);
+  if (Op == Minus && R->Kind == Const && R->Value != INT64_MIN)
+    return add(std::move(L), -R->Value);
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = Binary;
+  E->Op = Op;
+  E->Parts.push_back(std::move(L));
+  E->Parts.push_back(std::move(R));
+  return E;
+}
+
+std::unique_ptr<FetchExpr> FetchExpr::select(std::unique_ptr<FetchExpr> Cond,
+                                             std::unique_ptr<FetchExpr> Then,
+                                             std::unique_ptr<FetchExpr> Else) {
+  if (Cond->Kind == Const)
+    return Cond->Value ? std::move(Then) : std::move(Else);
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = Select;
+  E->Parts.push_back(std::move(Cond));
+  E->Parts.push_back(std::move(Then));
+  E->Parts.push_back(std::move(Else));
+  return E;
+}
+
 std::unique_ptr<FetchExpr> FetchExpr::clone() const {
   auto E = std::make_unique<FetchExpr>();
   E->Kind = Kind;
+  E->Op = Op;
   E->RegIdx = RegIdx;
   E->Value = Value;
   E->Size = Size;
@@ -109,6 +281,52 @@ unsigned FetchExpr::countDerefs() const {
   for (const auto &P : Parts)
     N += P->countDerefs();
   return N;
+}
+
+unsigned FetchExpr::countNodes() const {
+  unsigned N = 1 + (Operand ? Operand->countNodes() : 0);
+  for (const auto &P : Parts)
+    N += P->countNodes();
+  return N;
+}
+
+/// kprobe_events can read memory at a register or immediate plus an
+/// offset, nested, and take a bitfield of the final value.
+static bool representableValue(const FetchExpr &E) {
+  switch (E.Kind) {
+  case FetchExpr::Reg:
+  case FetchExpr::Const:
+    return true;
+  case FetchExpr::Deref: {
+    const FetchExpr *Base = E.Operand.get();
+    if (Base->Kind == FetchExpr::Add)
+      Base = Base->Operand.get();
+    return representableValue(*Base);
+  }
+  default:
+    return false;
+  }
+}
+
+bool FetchExpr::isKprobeRepresentable() const {
+  if (Kind == Bitfield)
+    return representableValue(*Operand);
+  return representableValue(*this);
+}
+
+bool isKprobeRepresentable(const SitePlan &Site) {
+  return llvm::all_of(Site.Args, [](const ArgPlan &A) {
+    if (!A.Expr)
+      return false;
+    // A string is read at its address: "+0(addr):string".
+    if (A.Type.Kind == ValueType::String) {
+      const FetchExpr *Base = A.Expr.get();
+      if (Base->Kind == FetchExpr::Add)
+        Base = Base->Operand.get();
+      return representableValue(*Base);
+    }
+    return A.Expr->isKprobeRepresentable();
+  });
 }
 
 std::string ValueType::kprobeTypeName() const {
@@ -165,11 +383,46 @@ unsigned SitePlan::stackBytes() const {
 static std::string formatAddr(const FetchExpr &E, const ArchABI &ABI,
                               AddrSpace Space);
 
-/// Prints a value-producing expression.
+/// The extended notation's spelling of a Unary or Binary operation.
+static StringRef opSymbol(FetchExpr::OpTy Op) {
+  switch (Op) {
+  case FetchExpr::Neg: return "-";
+  case FetchExpr::Not: return "~";
+  case FetchExpr::Plus: return "+";
+  case FetchExpr::Minus: return "-";
+  case FetchExpr::Mul: return "*";
+  case FetchExpr::DivS: return "/s";
+  case FetchExpr::DivU: return "/u";
+  case FetchExpr::ModS: return "%s";
+  case FetchExpr::ModU: return "%u";
+  case FetchExpr::And: return "&";
+  case FetchExpr::Or: return "|";
+  case FetchExpr::Xor: return "^";
+  case FetchExpr::Shl: return "<<";
+  case FetchExpr::ShrL: return ">>u";
+  case FetchExpr::ShrA: return ">>s";
+  case FetchExpr::Eq: return "==";
+  case FetchExpr::Ne: return "!=";
+  case FetchExpr::LtS: return "<s";
+  case FetchExpr::GtS: return ">s";
+  case FetchExpr::LeS: return "<=s";
+  case FetchExpr::GeS: return ">=s";
+  case FetchExpr::LtU: return "<u";
+  case FetchExpr::GtU: return ">u";
+  case FetchExpr::LeU: return "<=u";
+  case FetchExpr::GeU: return ">=u";
+  }
+  return "?";
+}
+
+/// Prints a value-producing expression: kprobe_events syntax for what it
+/// can say, the extended notation (docs/how-it-works.md) for the rest.
 static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
                                AddrSpace Space) {
   switch (E.Kind) {
   case FetchExpr::Reg:
+    if (E.RegIdx >= ABI.Regs.size())
+      return "%?";
     return std::string("%") + ABI.reg(E.RegIdx).Name;
   case FetchExpr::Const:
     return "\\" + std::to_string(E.Value);
@@ -179,10 +432,22 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     // so spell the intent.
     return formatValue(*E.Operand, ABI, Space) + (E.Value < 0 ? "" : "+") +
            std::to_string(E.Value);
-  case FetchExpr::Deref:
-    return formatAddr(*E.Operand, ABI, Space);
+  case FetchExpr::Deref: {
+    std::string S = formatAddr(*E.Operand, ABI, Space);
+    // A nested read narrower than a pointer: say how wide.
+    return E.Size == ABI.PointerSize ? S
+                                     : "(" + S + ":u" +
+                                           std::to_string(E.Size * 8) + ")";
+  }
   case FetchExpr::Bitfield:
-    return formatValue(*E.Operand, ABI, Space);
+    // Only a whole argument's bitfield has a kprobe_events spelling
+    // (formatFetchArg); inside a tree it is an integer conversion.
+    if (E.BitOffset == 0)
+      return (E.SignExtend ? "sext" : "zext") + std::to_string(E.BitSize) +
+             "(" + formatValue(*E.Operand, ABI, Space) + ")";
+    return std::string(E.SignExtend ? "sbits" : "bits") +
+           std::to_string(E.BitSize) + "@" + std::to_string(E.BitOffset) +
+           "(" + formatValue(*E.Operand, ABI, Space) + ")";
   case FetchExpr::Pieces: {
     // Not kprobe_events syntax (it has no multi-register values): the
     // pieces in memory order, "{%r0,%r1}" for r1:r0.
@@ -190,10 +455,28 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     for (size_t I = 0; I < E.Parts.size(); ++I) {
       if (I)
         S += ",";
-      S += formatValue(*E.Parts[I], ABI, Space);
+      // A piece in memory is its bytes, whatever their number.
+      const FetchExpr &P = *E.Parts[I];
+      S += P.Kind == FetchExpr::Deref ? formatAddr(*P.Operand, ABI, Space)
+                                      : formatValue(P, ABI, Space);
     }
     return S + "}";
   }
+  case FetchExpr::Unary: {
+    // "(-%di)", but "(-(-8(%bp)))" where the operand starts with a sign.
+    std::string V = formatValue(*E.Parts[0], ABI, Space);
+    if (!V.empty() && (V[0] == '-' || V[0] == '+'))
+      V = "(" + V + ")";
+    return "(" + opSymbol(E.Op).str() + V + ")";
+  }
+  case FetchExpr::Binary:
+    return "(" + formatValue(*E.Parts[0], ABI, Space) + " " +
+           opSymbol(E.Op).str() + " " + formatValue(*E.Parts[1], ABI, Space) +
+           ")";
+  case FetchExpr::Select:
+    return "(" + formatValue(*E.Parts[0], ABI, Space) + " ? " +
+           formatValue(*E.Parts[1], ABI, Space) + " : " +
+           formatValue(*E.Parts[2], ABI, Space) + ")";
   }
   return "?";
 }
@@ -220,11 +503,22 @@ std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
   // string %di points to (perf probe prints the same).
   if (T.Kind == ValueType::String)
     return formatAddr(E, ABI, Space) + ":" + T.kprobeTypeName();
-  std::string S = formatValue(E, ABI, Space);
-  if (E.Kind == FetchExpr::Bitfield)
-    return S + ":b" + std::to_string(E.BitSize) + "@" +
-           std::to_string(E.BitOffset) + "/" + std::to_string(E.Size * 8);
-  return S + ":" + T.kprobeTypeName();
+  // A conversion to at least the argument's width changes nothing the
+  // type suffix does not already say.
+  if (E.Kind == FetchExpr::Bitfield && E.BitOffset == 0 &&
+      E.BitSize >= T.Size * 8 && T.Kind != ValueType::Aggregate)
+    return formatFetchArg(*E.Operand, T, ABI, Space);
+  if (E.Kind == FetchExpr::Bitfield && E.isKprobeRepresentable())
+    return (E.Operand->Kind == FetchExpr::Deref
+                ? formatAddr(*E.Operand->Operand, ABI, Space)
+                : formatValue(*E.Operand, ABI, Space)) +
+           ":b" +
+           std::to_string(E.BitSize) + "@" + std::to_string(E.BitOffset) +
+           "/" + std::to_string(E.Size * 8);
+  // The type suffix says how wide the final read is.
+  if (E.Kind == FetchExpr::Deref)
+    return formatAddr(*E.Operand, ABI, Space) + ":" + T.kprobeTypeName();
+  return formatValue(E, ABI, Space) + ":" + T.kprobeTypeName();
 }
 
 static bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
@@ -294,6 +588,200 @@ std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
 }
 
 //===----------------------------------------------------------------------===//
+// Validation
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Checks one argument's tree. A tree is read either as a Scalar (a value
+/// of at most 8 bytes computed in a 64-bit register) or as Bytes (an
+/// aggregate copied to the stack: memory blocks and register pieces).
+class ExprValidator {
+public:
+  ExprValidator(const ArchABI &ABI, std::string &Msg) : ABI(ABI), Msg(Msg) {}
+
+  bool scalar(const FetchExpr &E, unsigned Depth) {
+    if (!enter(E, Depth))
+      return false;
+    switch (E.Kind) {
+    case FetchExpr::Reg:
+      if (E.RegIdx >= ABI.Regs.size())
+        return bad("register index " + Twine(E.RegIdx) + " is not one of the " +
+                   Twine(ABI.Regs.size()) + " registers of " + ABI.Name);
+      return true;
+    case FetchExpr::Const:
+      return true;
+    case FetchExpr::Add:
+      return operand(E) && scalar(*E.Operand, Depth + 1);
+    case FetchExpr::Deref:
+      if (!isScalarSize(E.Size))
+        return bad("a memory read of " + Twine(E.Size) +
+                   " bytes in a scalar value (expected 1, 2, 4 or 8)");
+      return operand(E) && scalar(*E.Operand, Depth + 1);
+    case FetchExpr::Bitfield:
+      if (!isScalarSize(E.Size))
+        return bad("a bitfield of a " + Twine(E.Size) +
+                   "-byte value (expected 1, 2, 4 or 8)");
+      if (E.BitSize == 0 || E.BitSize > 64 || E.BitOffset >= 64 ||
+          E.BitOffset + E.BitSize > E.Size * 8)
+        return bad("bits " + Twine(E.BitOffset) + "+" + Twine(E.BitSize) +
+                   " are not within a " + Twine(E.Size * 8) + "-bit value");
+      return operand(E) && scalar(*E.Operand, Depth + 1);
+    case FetchExpr::Pieces: {
+      if (!pieceList(E))
+        return false;
+      if (E.Size > 8)
+        return bad("a scalar of " + Twine(E.Size) +
+                   " bytes in pieces (at most 8)");
+      for (const auto &P : E.Parts)
+        if (!scalar(*P, Depth + 1))
+          return false;
+      return true;
+    }
+    case FetchExpr::Unary:
+    case FetchExpr::Binary:
+    case FetchExpr::Select: {
+      size_t Want = E.Kind == FetchExpr::Unary    ? 1
+                    : E.Kind == FetchExpr::Binary ? 2
+                                                  : 3;
+      if (E.Parts.size() != Want || E.Operand)
+        return bad("an operation with " + Twine(E.Parts.size()) +
+                   " operands (expected " + Twine(Want) + ")");
+      bool Unary = E.Op == FetchExpr::Neg || E.Op == FetchExpr::Not;
+      if (E.Kind != FetchExpr::Select &&
+          (E.Op > FetchExpr::GeU || Unary != (E.Kind == FetchExpr::Unary)))
+        return bad("unknown operation " + Twine(unsigned(E.Op)));
+      for (const auto &P : E.Parts)
+        if (!scalar(*P, Depth + 1))
+          return false;
+      return true;
+    }
+    }
+    return bad("unknown node kind " + Twine(unsigned(E.Kind)));
+  }
+
+  /// Size bytes of an aggregate.
+  bool bytes(const FetchExpr &E, unsigned Size, unsigned Depth) {
+    if (!enter(E, Depth))
+      return false;
+    if (E.Kind == FetchExpr::Deref) {
+      if (E.Size != Size)
+        return bad("a " + Twine(Size) + "-byte part read as " +
+                   Twine(E.Size) + " bytes");
+      return operand(E) && scalar(*E.Operand, Depth + 1);
+    }
+    if (E.Kind == FetchExpr::Pieces) {
+      if (!pieceList(E))
+        return false;
+      if (E.Size != Size)
+        return bad("pieces of " + Twine(E.Size) + " bytes for a " +
+                   Twine(Size) + "-byte value");
+      for (size_t I = 0; I < E.Parts.size(); ++I)
+        if (!bytes(*E.Parts[I], E.PartSizes[I], Depth + 1))
+          return false;
+      return true;
+    }
+    if (Size > 8)
+      return bad("a " + Twine(Size) + "-byte part held in a register");
+    --Nodes; // scalar() counts this node again
+    return scalar(E, Depth);
+  }
+
+private:
+  const ArchABI &ABI;
+  std::string &Msg;
+  unsigned Nodes = 0;
+
+  static bool isScalarSize(unsigned S) {
+    return S == 1 || S == 2 || S == 4 || S == 8;
+  }
+  bool bad(const Twine &M) {
+    Msg = M.str();
+    return false;
+  }
+  bool enter(const FetchExpr &, unsigned Depth) {
+    if (Depth > MaxFetchExprDepth)
+      return bad("the expression is nested more than " +
+                 Twine(MaxFetchExprDepth) + " deep");
+    if (++Nodes > MaxFetchExprNodes)
+      return bad("the expression has more than " + Twine(MaxFetchExprNodes) +
+                 " nodes");
+    return true;
+  }
+  bool operand(const FetchExpr &E) {
+    if (!E.Operand || !E.Parts.empty())
+      return bad("a node without its operand");
+    return true;
+  }
+  bool pieceList(const FetchExpr &E) {
+    if (E.Parts.empty() || E.Parts.size() > 64 ||
+        E.Parts.size() != E.PartSizes.size())
+      return bad("a value in " + Twine(E.Parts.size()) +
+                 " pieces (expected 1 to 64)");
+    uint64_t Sum = 0;
+    for (unsigned S : E.PartSizes) {
+      if (S == 0 || S > PrologueStackBudget)
+        return bad("a piece of " + Twine(S) + " bytes");
+      Sum += S;
+    }
+    if (Sum != E.Size)
+      return bad("pieces adding up to " + Twine(Sum) + " bytes in a " +
+                 Twine(E.Size) + "-byte value");
+    return true;
+  }
+};
+} // namespace
+
+static Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
+  auto Fail = [&](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(),
+                             "argument '" + A.Name + "': " + Msg);
+  };
+  if (!A.Expr)
+    return Fail("no fetch expression");
+  const ValueType &T = A.Type;
+  switch (T.Kind) {
+  case ValueType::Int:
+  case ValueType::Bool:
+  case ValueType::Pointer:
+    if (T.Size != 1 && T.Size != 2 && T.Size != 4 && T.Size != 8)
+      return Fail("a " + Twine(T.Size) +
+                  "-byte scalar (expected 1, 2, 4 or 8 bytes)");
+    break;
+  case ValueType::String:
+  case ValueType::Aggregate:
+    if (T.Size == 0 || T.Size > PrologueStackBudget)
+      return Fail("a " + Twine(T.Size) + "-byte copy (expected 1 to " +
+                  Twine(PrologueStackBudget) + ")");
+    break;
+  default:
+    return Fail("unknown value kind " + Twine(unsigned(T.Kind)));
+  }
+  std::string Msg;
+  ExprValidator V(ABI, Msg);
+  bool OK = T.Kind == ValueType::Aggregate ? V.bytes(*A.Expr, T.Size, 0)
+                                           : V.scalar(*A.Expr, 0);
+  if (!OK)
+    return Fail(Msg);
+  return Error::success();
+}
+
+Error validate(const SitePlan &Site, const ArchABI &ABI) {
+  if (Site.Arch != ABI.Name)
+    return createStringError(inconvertibleErrorCode(),
+                             "the plan is for '" + Site.Arch +
+                                 "', checked against '" + ABI.Name + "'");
+  for (const ArgPlan &A : Site.Args)
+    if (Error E = validateArg(A, ABI))
+      return E;
+  if (Site.stackBytes() > PrologueStackBudget)
+    return createStringError(inconvertibleErrorCode(),
+                             "the prologue needs " + Twine(Site.stackBytes()) +
+                                 " bytes of stack, over the budget of " +
+                                 Twine(PrologueStackBudget));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
 // Serialization
 //===----------------------------------------------------------------------===//
 
@@ -340,6 +828,17 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
            std::to_string(E.BitOffset) + " " + std::to_string(E.BitSize) + " " +
            std::to_string(E.SignExtend) + " ";
     break;
+  case FetchExpr::Unary:
+  case FetchExpr::Binary:
+  case FetchExpr::Select:
+    Out += "(";
+    Out += E.Kind == FetchExpr::Select ? StringRef("select") : fetchOpName(E.Op);
+    for (const auto &P : E.Parts) {
+      Out += " ";
+      writeExpr(*P, Out);
+    }
+    Out += ")";
+    return;
   case FetchExpr::Pieces:
     Out += "(pieces " + std::to_string(E.Parts.size());
     for (size_t I = 0; I < E.Parts.size(); ++I) {
@@ -360,7 +859,7 @@ public:
   explicit ExprReader(StringRef S) : S(S) {}
 
   Expected<std::unique_ptr<FetchExpr>> read(unsigned Depth = 0) {
-    if (Depth > 64)
+    if (Depth > MaxFetchExprDepth)
       return fail("expression nested too deeply");
     skip();
     if (!S.consume_front("("))
@@ -392,6 +891,21 @@ public:
         Sizes.push_back(Sz);
       }
       E = FetchExpr::pieces(std::move(Parts), std::move(Sizes));
+    } else if (Op == "select" || opNamed(Op)) {
+      unsigned N = 3;
+      if (Op == "select") {
+        E->Kind = FetchExpr::Select;
+      } else {
+        E->Op = *opNamed(Op);
+        E->Kind = isUnaryOp(E->Op) ? FetchExpr::Unary : FetchExpr::Binary;
+        N = E->Kind == FetchExpr::Unary ? 1 : 2;
+      }
+      for (unsigned I = 0; I < N; ++I) {
+        auto Sub = read(Depth + 1);
+        if (!Sub)
+          return Sub.takeError();
+        E->Parts.push_back(std::move(*Sub));
+      }
     } else if (Op == "add" || Op == "deref" || Op == "bitfield") {
       if (Op == "add") {
         E->Kind = FetchExpr::Add;
@@ -452,7 +966,7 @@ private:
 } // namespace
 
 std::string serializePlan(const SitePlan &Site) {
-  std::string Out = "bpfprobe-plan 1\n";
+  std::string Out = "bpfprobe-plan 2\n";
   auto Put = [&](StringRef K, StringRef V) {
     Out += K;
     Out += '=';
@@ -498,7 +1012,7 @@ Expected<SitePlan> parsePlan(StringRef Text) {
   };
   SmallVector<StringRef, 32> Lines;
   Text.split(Lines, '\n', -1, false);
-  if (Lines.empty() || Lines[0] != "bpfprobe-plan 1")
+  if (Lines.empty() || Lines[0] != "bpfprobe-plan 2")
     return Fail("missing or unknown version line");
   SitePlan Site;
   for (StringRef L : ArrayRef(Lines).drop_front()) {

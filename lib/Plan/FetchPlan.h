@@ -4,10 +4,14 @@
 /// A FetchPlan is the resolved form of a probe: for one site (one address in
 /// one binary or kernel), and for each argument, a small expression tree that
 /// says how to compute the value from the registers in `struct pt_regs` and
-/// from memory. The resolvers (calling convention, DWARF, BTF) produce it; the
-/// IR pass turns it into BPF code; the printer renders it in the kernel's
+/// from memory: reads, integer arithmetic, logic, shifts, comparisons,
+/// selects and conversions, everything a DWARF location can compute there.
+/// The resolvers (calling convention, DWARF, BTF) produce it; the IR pass
+/// turns it into BPF code; the printer renders it in the kernel's
 /// kprobe_events fetch-arg syntax (`+16(+48(%di)):u64`), the notation
-/// `perf probe` uses, so plans can be compared and recorded in metadata.
+/// `perf probe` uses, so plans can be compared and recorded in metadata, and
+/// what kprobe_events cannot say in the extended notation of
+/// docs/how-it-works.md section 7 (`(%di + %ax):s64`).
 ///
 /// Plans travel from the front end to the pass as text (serializePlan /
 /// parsePlan), carried in an `annotate` attribute on the body function.
@@ -32,8 +36,12 @@ struct ArchABI;
 /// Which address space a memory read goes to.
 enum class AddrSpace { Kernel, User };
 
-/// One node of a fetch expression. Values are 64-bit until the argument's
-/// final ValueType narrows them.
+/// One node of a fetch expression: a small typed expression language that
+/// covers every DWARF location operation whose value is computable from the
+/// registers and the memory at the probe. Values are 64-bit two's-complement
+/// integers until the argument's final ValueType narrows them; narrower
+/// integer types (DWARF base types, DW_OP_convert) are explicit Bitfield
+/// nodes with BitOffset 0 that truncate and extend.
 struct FetchExpr {
   enum KindTy {
     Reg,      ///< the pt_regs slot of register Reg (index into ArchABI::Regs)
@@ -46,8 +54,19 @@ struct FetchExpr {
     Pieces,   ///< Parts laid end to end in memory order, PartSizes[i] bytes
               ///< each: a 64-bit value in a register pair on a 32-bit ABI,
               ///< a struct passed in registers (and the stack)
+    Unary,    ///< Op (Neg or Not) of Parts[0]
+    Binary,   ///< Parts[0] Op Parts[1]; comparisons give 0 or 1
+    Select,   ///< Parts[0] != 0 ? Parts[1] : Parts[2] (DW_OP_bra, skip)
+  };
+  /// The operation of a Unary or Binary node.
+  enum OpTy {
+    Neg, Not,                                 // unary
+    Plus, Minus, Mul, DivS, DivU, ModS, ModU, // arithmetic
+    And, Or, Xor, Shl, ShrL, ShrA,            // logic and shifts
+    Eq, Ne, LtS, GtS, LeS, GeS, LtU, GtU, LeU, GeU, // comparisons
   };
   KindTy Kind = Const;
+  OpTy Op = Plus;
   unsigned RegIdx = 0;
   int64_t Value = 0;
   unsigned Size = 8;
@@ -55,7 +74,8 @@ struct FetchExpr {
   unsigned BitSize = 0;
   bool SignExtend = false; ///< Bitfield: the field is signed
   std::unique_ptr<FetchExpr> Operand;
-  std::vector<std::unique_ptr<FetchExpr>> Parts; ///< Pieces
+  /// Pieces: the parts; Unary, Binary, Select: the operands.
+  std::vector<std::unique_ptr<FetchExpr>> Parts;
   std::vector<unsigned> PartSizes;               ///< Pieces: bytes of each
 
   static std::unique_ptr<FetchExpr> reg(unsigned RegIdx);
@@ -66,14 +86,36 @@ struct FetchExpr {
   static std::unique_ptr<FetchExpr> bitfield(std::unique_ptr<FetchExpr> V,
                                              unsigned Size, unsigned BitOffset,
                                              unsigned BitSize, bool Signed);
+  /// The low Bits bits of V, zero- or sign-extended (a conversion to an
+  /// integer type of Bits bits).
+  static std::unique_ptr<FetchExpr> extend(std::unique_ptr<FetchExpr> V,
+                                           unsigned Bits, bool Signed);
   /// A value made of consecutive pieces (first piece at the lowest address).
   static std::unique_ptr<FetchExpr>
   pieces(std::vector<std::unique_ptr<FetchExpr>> Parts,
          std::vector<unsigned> Sizes);
+  /// Op of V; constants are folded.
+  static std::unique_ptr<FetchExpr> unary(OpTy Op, std::unique_ptr<FetchExpr> V);
+  /// L Op R; constants are folded (never a division by a constant zero)
+  /// and `x + k` becomes an Add node.
+  static std::unique_ptr<FetchExpr> binary(OpTy Op, std::unique_ptr<FetchExpr> L,
+                                           std::unique_ptr<FetchExpr> R);
+  static std::unique_ptr<FetchExpr> select(std::unique_ptr<FetchExpr> Cond,
+                                           std::unique_ptr<FetchExpr> Then,
+                                           std::unique_ptr<FetchExpr> Else);
   std::unique_ptr<FetchExpr> clone() const;
   /// Number of memory reads in the tree.
   unsigned countDerefs() const;
+  /// Number of nodes in the tree.
+  unsigned countNodes() const;
+  /// Whether the tree has no Unary, Binary, Select or inner Bitfield: what
+  /// kprobe_events fetch-args can say.
+  bool isKprobeRepresentable() const;
 };
+
+/// The name of a Unary or Binary operation in plans and in the extended
+/// notation ("plus", "shra", "lt_s"); "" for an unknown one.
+llvm::StringRef fetchOpName(FetchExpr::OpTy Op);
 
 /// How the fetched bits are interpreted.
 struct ValueType {
@@ -136,7 +178,10 @@ struct SitePlan {
 };
 
 /// Renders Expr with type T in kprobe_events syntax: "%di:s32",
-/// "+8(%sp):s64", "+16(+48(%di)):u64".
+/// "+8(%sp):s64", "+16(+48(%di)):u64". Trees kprobe_events cannot say
+/// (FetchExpr::isKprobeRepresentable() is false) are printed in the extended
+/// notation of docs/how-it-works.md: "(%di & \255):u64",
+/// "(%di <s %si ? %di : %si):s64".
 std::string formatFetchArg(const FetchExpr &Expr, const ValueType &T,
                            const ArchABI &ABI, AddrSpace Space);
 
@@ -154,10 +199,27 @@ std::string kprobeArgName(llvm::StringRef Text, unsigned Pos, bool TypeList);
 /// are kprobeArgName's, made unique ("name_3" for a second "name" at 3).
 std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI);
 
+/// Whether every argument of the site prints in kprobe_events syntax.
+bool isKprobeRepresentable(const SitePlan &Site);
+
 /// Text serialization used between the front end and the IR pass. The
-/// format is private to one build of the plugin (it is versioned anyway).
+/// format is private to one build of the plugin (it is versioned anyway:
+/// "bpfprobe-plan 2"). parsePlan checks only the syntax; call validate()
+/// before using what it returns.
 std::string serializePlan(const SitePlan &Site);
 llvm::Expected<SitePlan> parsePlan(llvm::StringRef Text);
+
+/// Checks everything code generation relies on, so that a plan from text
+/// (or a resolver bug) is refused with a message instead of crashing the
+/// pass: register indexes against ABI, memory read sizes (1, 2, 4 or 8
+/// bytes for a scalar; up to the stack budget for an aggregate's bytes),
+/// bit ranges within their value, pieces that add up, operation codes,
+/// tree depth and size, value types, and the stack budget.
+llvm::Error validate(const SitePlan &Site, const ArchABI &ABI);
+
+/// Limits validate() enforces on one argument's expression.
+constexpr unsigned MaxFetchExprDepth = 64;
+constexpr unsigned MaxFetchExprNodes = 512;
 
 /// The prefix of the `annotate` string that carries a serialized plan.
 constexpr const char *PlanAnnotationPrefix = "bpfprobe.plan:";

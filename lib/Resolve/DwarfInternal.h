@@ -41,15 +41,23 @@ struct Located {
     Value,    ///< Expr computes the value itself (a register, a constant,
               ///< DW_OP_stack_value)
     Pieces,   ///< the value is split: Parts, each Size bytes, in order
-    Optimized ///< DWARF says the value (or this piece) is not available
+    Optimized, ///< DWARF says the value (or this piece) is not available
+    ImplicitPointer ///< a pointer with no value of its own
+                    ///< (DW_OP_implicit_pointer): it points ImplicitOffset
+                    ///< bytes into the variable Target
   };
   KindTy Kind = Optimized;
   std::unique_ptr<FetchExpr> Expr;
   struct Piece {
-    unsigned Size;
+    unsigned Size; ///< bytes (rounded up for a DW_OP_bit_piece)
     std::unique_ptr<Located> Loc;
+    /// DW_OP_bit_piece: BitSize bits from BitOffset of the register, value
+    /// or memory; a DW_OP_piece has BitSize == 8 * Size and BitOffset 0.
+    unsigned BitSize = 0, BitOffset = 0;
   };
   std::vector<Piece> Parts;
+  llvm::DWARFDie Target; ///< ImplicitPointer
+  int64_t ImplicitOffset = 0;
 
   static Located memory(std::unique_ptr<FetchExpr> Addr) {
     Located L;
@@ -86,6 +94,12 @@ struct LocationContext {
 llvm::Expected<Located> evaluateLocation(llvm::ArrayRef<uint8_t> Expr,
                                          const LocationContext &Ctx,
                                          unsigned Depth = 0);
+
+/// A value of at most 8 bytes described in pieces (a 64-bit value in a
+/// register pair, a small struct in bit pieces) as one scalar expression;
+/// an error when a piece is optimized out or the pieces exceed 64 bits.
+llvm::Expected<std::unique_ptr<FetchExpr>>
+scalarFromPieces(Located L, const ArchABI &ABI);
 
 /// The canonical frame address at Ctx.PC, from .debug_frame or .eh_frame.
 llvm::Expected<std::unique_ptr<FetchExpr>> cfaAt(const LocationContext &Ctx);

@@ -354,6 +354,8 @@ private:
                                                   unsigned Depth);
   Expected<std::unique_ptr<FetchExpr>> valueOf(Located L, DWARFDie Type,
                                                const SpecExpr &E);
+  Expected<Located> implicitPointee(const Site &S, Located L, int64_t Extra,
+                                    const SpecExpr &E);
   Expected<ArgPlan> argPlan(const Site &S, const ProbeArg &Arg);
   Expected<std::unique_ptr<FetchExpr>> aggregateExpr(Located L, unsigned Size,
                                                      const SpecExpr &E);
@@ -1216,14 +1218,51 @@ DwarfResolver::valueOf(Located L, DWARFDie Type, const SpecExpr &E) {
       if (Size && P.Size >= *Size && P.Loc->Kind != Located::Optimized &&
           P.Loc->Kind != Located::Pieces)
         return valueOf(std::move(*P.Loc), Type, E);
+    if (Size && *Size <= 8) {
+      auto V = scalarFromPieces(std::move(L), ABI);
+      if (V)
+        return V;
+      return errorAt(E.Range, "'" + text(E.Range) + "' is in pieces: " +
+                                  toString(V.takeError()));
+    }
     return errorAt(E.Range, "'" + text(E.Range) +
                                 "' is split across registers and memory "
                                 "(DW_OP_piece) in a way that is not supported");
   }
+  case Located::ImplicitPointer:
+    return errorAt(E.Range,
+                   "'" + text(E.Range) + "' is a pointer the compiler "
+                   "optimized away (DW_OP_implicit_pointer): it has no value, "
+                   "but what it points to does; fetch '*" + text(E.Range) +
+                   "' or a member through it");
   case Located::Optimized:
     break;
   }
   return notHereAt(E.Range, "'" + text(E.Range) + "' is optimized out");
+}
+
+/// What an implicit pointer points to, Extra bytes further: the location
+/// of the variable it names.
+Expected<Located> DwarfResolver::implicitPointee(const Site &S, Located L,
+                                                 int64_t Extra,
+                                                 const SpecExpr &E) {
+  SpecExpr Named;
+  Named.Kind = SpecExpr::Ident;
+  Named.Name = L.Target.getShortName() ? L.Target.getShortName()
+                                       : "the variable it points to";
+  Named.Range = E.Range;
+  Named.NameRange = E.Range;
+  auto Loc = locateVariable(S, L.Target, Named);
+  if (!Loc)
+    return Loc.takeError();
+  int64_t Off = L.ImplicitOffset + Extra;
+  if (Off == 0)
+    return Loc;
+  if (Loc->Kind == Located::Memory)
+    return Located::memory(FetchExpr::add(std::move(Loc->Expr), Off));
+  return errorAt(E.Range, "'" + text(E.Range) + "' points " + Twine(Off) +
+                              " bytes into '" + Named.Name +
+                              "', which is not in memory at " + S.Where);
 }
 
 Expected<std::pair<Located, DWARFDie>>
@@ -1346,6 +1385,12 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     // A void pointer dereferences to an untyped location: the argument's
     // explicit type (":u64") says how much to read.
     DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    if (Loc.Kind == Located::ImplicitPointer) {
+      auto L = implicitPointee(S, std::move(Loc), 0, E);
+      if (!L)
+        return L.takeError();
+      return std::make_pair(std::move(*L), Pointee);
+    }
     auto P = valueOf(std::move(Loc), Type, *E.Base);
     if (!P)
       return P.takeError();
@@ -1380,6 +1425,13 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
         return errorAt(E.Range, "cannot index '" + BaseText +
                                     "': it points to '" + typeName(Elem) +
                                     "', which has no size");
+      if (Loc.Kind == Located::ImplicitPointer) {
+        auto L = implicitPointee(S, std::move(Loc), E.Number * int64_t(*ESize),
+                                 E);
+        if (!L)
+          return L.takeError();
+        return std::make_pair(std::move(*L), Elem);
+      }
       auto P = valueOf(std::move(Loc), Type, *E.Base);
       if (!P)
         return P.takeError();
@@ -1445,6 +1497,15 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     }
     DWARFDie MT = typeOf(M->Die);
     Located Out;
+    if (Arrow && Loc.Kind == Located::ImplicitPointer) {
+      // p->m of a pointer the compiler removed: the member of what it
+      // points to, wherever that lives.
+      auto L = implicitPointee(S, std::move(Loc), 0, E);
+      if (!L)
+        return L.takeError();
+      Loc = std::move(*L);
+      Arrow = false;
+    }
     if (Arrow) {
       auto P = valueOf(std::move(Loc), Type, *E.Base);
       if (!P)
@@ -1544,6 +1605,10 @@ aggregateBytes(Located L, unsigned Size) {
     }
     return FetchExpr::pieces(std::move(Parts), std::move(Sizes));
   }
+  case Located::ImplicitPointer:
+    return createStringError(inconvertibleErrorCode(),
+                             "part of it is a pointer the compiler optimized "
+                             "away (DW_OP_implicit_pointer)");
   case Located::Optimized:
     return createStringError(inconvertibleErrorCode(),
                              "part of it is optimized out");

@@ -21,39 +21,39 @@ int args(struct pt_regs *ctx, int a, long b, const struct s16 *c, char d, short 
 
 // CHECK-LABEL: define i32 @args(ptr %ctx)
 // CHECK:        [[A:%.*]] = getelementptr inbounds i8, ptr %ctx, i64 0
-// CHECK-NEXT:   %x0 = load i64, ptr [[A]], align 8
+// CHECK-NEXT:   %x0 = load volatile i64, ptr [[A]], align 8
 // CHECK-NEXT:   %a = trunc i64 %x0 to i32
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 8
-// CHECK-NEXT:   %x1 = load i64
+// CHECK-NEXT:   %x1 = load volatile i64
 // The pair: x2 and x3 into the copy's two halves.
 // CHECK:        [[C0:%.*]] = getelementptr inbounds i8, ptr %c.val, i64 0
 // CHECK-NEXT:   [[P2:%.*]] = getelementptr inbounds i8, ptr %ctx, i64 16
-// CHECK-NEXT:   %x2 = load i64, ptr [[P2]]
+// CHECK-NEXT:   %x2 = load volatile i64, ptr [[P2]]
 // CHECK-NEXT:   store i64 %x2, ptr [[C0]]
 // CHECK-NEXT:   [[C8:%.*]] = getelementptr inbounds i8, ptr %c.val, i64 8
 // CHECK-NEXT:   [[P3:%.*]] = getelementptr inbounds i8, ptr %ctx, i64 24
-// CHECK-NEXT:   %x3 = load i64, ptr [[P3]]
+// CHECK-NEXT:   %x3 = load volatile i64, ptr [[P3]]
 // CHECK-NEXT:   store i64 %x3, ptr [[C8]]
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 32
-// CHECK-NEXT:   %x4 = load i64
+// CHECK-NEXT:   %x4 = load volatile i64
 // CHECK-NEXT:   %d = trunc i64 %x4 to i8
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 40
-// CHECK-NEXT:   %x5 = load i64
+// CHECK-NEXT:   %x5 = load volatile i64
 // CHECK-NEXT:   %e = trunc i64 %x5 to i16
 // By reference: x6 points at the caller's copy; 24 bytes are read from it.
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 48
-// CHECK-NEXT:   %x6 = load i64
+// CHECK-NEXT:   %x6 = load volatile i64
 // CHECK-NEXT:   [[PF:%.*]] = inttoptr i64 %x6 to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr {{%.*}}, i32 24, ptr [[PF]])
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 56
-// CHECK-NEXT:   %x7 = load i64
+// CHECK-NEXT:   %x7 = load volatile i64
 // The stack: sp is regs->sp (offset 248); h at sp+0, i at sp+8.
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 248
-// CHECK-NEXT:   %sp = load i64
+// CHECK-NEXT:   %sp = load volatile i64
 // CHECK:        [[HP:%.*]] = inttoptr i64 %sp to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr %slot, i32 8, ptr [[HP]])
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 248
-// CHECK-NEXT:   [[SP2:%.*]] = load i64
+// CHECK-NEXT:   [[SP2:%.*]] = load volatile i64
 // CHECK-NEXT:   [[I:%.*]] = add i64 [[SP2]], 8
 // CHECK:        [[IP:%.*]] = inttoptr i64 [[I]] to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr {{%.*}}, i32 1, ptr [[IP]])
@@ -64,6 +64,6 @@ int ret(struct pt_regs *ctx, long r) { return r != 0; }
 
 // CHECK-LABEL: define i32 @ret(ptr %ctx)
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 0
-// CHECK-NEXT:   %x0 = load i64
+// CHECK-NEXT:   %x0 = load volatile i64
 
 char LICENSE[] SEC("license") = "GPL";

@@ -12,9 +12,9 @@ int ret64(struct pt_regs *ctx, long long r) { return r != 0; }
 
 // CHECK-LABEL: define i32 @ret64(ptr %ctx)
 // CHECK:   [[P0:%.*]] = getelementptr inbounds i8, ptr %ctx, i64 24
-// CHECK-NEXT:   %ax = load i32, ptr [[P0]]
+// CHECK-NEXT:   %ax = load volatile i32, ptr [[P0]]
 // CHECK:   [[P1:%.*]] = getelementptr inbounds i8, ptr %ctx, i64 8
-// CHECK-NEXT:   %dx = load i32, ptr [[P1]]
+// CHECK-NEXT:   %dx = load volatile i32, ptr [[P1]]
 // CHECK:   shl i64 {{%.*}}, 32
 // CHECK:   or i64
 
@@ -23,11 +23,11 @@ int args(struct pt_regs *ctx, int a, long long b) { return a + (b != 0); }
 
 // CHECK-LABEL: define i32 @args(ptr %ctx)
 // CHECK:   getelementptr inbounds i8, ptr %ctx, i64 24
-// CHECK-NEXT:   %ax = load i32
+// CHECK-NEXT:   %ax = load volatile i32
 // CHECK:   getelementptr inbounds i8, ptr %ctx, i64 8
-// CHECK-NEXT:   %dx = load i32
+// CHECK-NEXT:   %dx = load volatile i32
 // CHECK:   getelementptr inbounds i8, ptr %ctx, i64 4
-// CHECK-NEXT:   %cx = load i32
+// CHECK-NEXT:   %cx = load volatile i32
 // CHECK:   shl i64 {{%.*}}, 32
 
 char LICENSE[] SEC("license") = "GPL";

@@ -21,22 +21,22 @@ int args(struct pt_regs *ctx, int a, const struct s16 *b, long c, long d, long e
 
 // CHECK-LABEL: define i32 @args(ptr %ctx)
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 24
-// CHECK-NEXT:   %gpr3 = load i64
+// CHECK-NEXT:   %gpr3 = load volatile i64
 // CHECK-NEXT:   %a = trunc i64 %gpr3 to i32
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 32
-// CHECK-NEXT:   %gpr4 = load i64
+// CHECK-NEXT:   %gpr4 = load volatile i64
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 40
-// CHECK-NEXT:   %gpr5 = load i64
+// CHECK-NEXT:   %gpr5 = load volatile i64
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 72
-// CHECK-NEXT:   %gpr9 = load i64
+// CHECK-NEXT:   %gpr9 = load volatile i64
 // g (doublewords 7 and 8): r10, then 32 + 8*8 = 96(r1).
 // CHECK:        [[G0:%.*]] = getelementptr inbounds i8, ptr %g.val, i64 0
 // CHECK-NEXT:   getelementptr inbounds i8, ptr %ctx, i64 80
-// CHECK-NEXT:   %gpr10 = load i64
+// CHECK-NEXT:   %gpr10 = load volatile i64
 // CHECK-NEXT:   store i64 %gpr10, ptr [[G0]]
 // CHECK-NEXT:   [[G8:%.*]] = getelementptr inbounds i8, ptr %g.val, i64 8
 // CHECK-NEXT:   getelementptr inbounds i8, ptr %ctx, i64 8
-// CHECK-NEXT:   %gpr1 = load i64
+// CHECK-NEXT:   %gpr1 = load volatile i64
 // CHECK-NEXT:   [[A96:%.*]] = add i64 %gpr1, 96
 // CHECK-NEXT:   [[P96:%.*]] = inttoptr i64 [[A96]] to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr [[G8]], i32 8, ptr [[P96]])
@@ -54,6 +54,6 @@ int ret(struct pt_regs *ctx, long r) { return r != 0; }
 
 // CHECK-LABEL: define i32 @ret(ptr %ctx)
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 24
-// CHECK-NEXT:   %gpr3 = load i64
+// CHECK-NEXT:   %gpr3 = load volatile i64
 
 char LICENSE[] SEC("license") = "GPL";

@@ -21,24 +21,24 @@ int args(struct pt_regs *ctx, int a, const struct s16 *b, long c, long d, long e
 
 // CHECK-LABEL: define i32 @args(ptr %ctx)
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 80
-// CHECK-NEXT:   %a0 = load i64
+// CHECK-NEXT:   %a0 = load volatile i64
 // CHECK-NEXT:   %a = trunc i64 %a0 to i32
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 88
-// CHECK-NEXT:   %a1 = load i64
+// CHECK-NEXT:   %a1 = load volatile i64
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 96
-// CHECK-NEXT:   %a2 = load i64
+// CHECK-NEXT:   %a2 = load volatile i64
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 104
-// CHECK-NEXT:   %a3 = load i64
+// CHECK-NEXT:   %a3 = load volatile i64
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 128
-// CHECK-NEXT:   %a6 = load i64
+// CHECK-NEXT:   %a6 = load volatile i64
 // g: its first half in a7, its second at sp+0.
 // CHECK:        [[G0:%.*]] = getelementptr inbounds i8, ptr %g.val, i64 0
 // CHECK-NEXT:   getelementptr inbounds i8, ptr %ctx, i64 136
-// CHECK-NEXT:   %a7 = load i64
+// CHECK-NEXT:   %a7 = load volatile i64
 // CHECK-NEXT:   store i64 %a7, ptr [[G0]]
 // CHECK-NEXT:   [[G8:%.*]] = getelementptr inbounds i8, ptr %g.val, i64 8
 // CHECK-NEXT:   getelementptr inbounds i8, ptr %ctx, i64 16
-// CHECK-NEXT:   %sp = load i64
+// CHECK-NEXT:   %sp = load volatile i64
 // CHECK-NEXT:   [[SPP:%.*]] = inttoptr i64 %sp to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr [[G8]], i32 8, ptr [[SPP]])
 // h: one byte at sp+8.
@@ -48,8 +48,8 @@ int args(struct pt_regs *ctx, int a, const struct s16 *b, long c, long d, long e
 // i: the pointer at sp+16, then 24 bytes from where it points.
 // CHECK:        [[I:%.*]] = add i64 {{%.*}}, 16
 // CHECK:        [[IP:%.*]] = inttoptr i64 [[I]] to ptr
-// CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr %slot3, i32 8, ptr [[IP]])
-// CHECK-NEXT:   [[PTR:%.*]] = load i64, ptr %slot3
+// CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr [[S3:%slot[0-9]*]], i32 8, ptr [[IP]])
+// CHECK-NEXT:   [[PTR:%.*]] = load i64, ptr [[S3]]
 // CHECK-NEXT:   [[PP:%.*]] = inttoptr i64 [[PTR]] to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr {{%.*}}, i32 24, ptr [[PP]])
 
@@ -58,6 +58,6 @@ int ret(struct pt_regs *ctx, long r) { return r != 0; }
 
 // CHECK-LABEL: define i32 @ret(ptr %ctx)
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 80
-// CHECK-NEXT:   %a0 = load i64
+// CHECK-NEXT:   %a0 = load volatile i64
 
 char LICENSE[] SEC("license") = "GPL";

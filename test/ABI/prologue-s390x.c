@@ -23,29 +23,29 @@ int args(struct pt_regs *ctx, int a, const struct s4 *b, const struct s8 *c,
 
 // CHECK-LABEL: define i32 @args(ptr %ctx)
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 40
-// CHECK-NEXT:   %r2 = load i64
+// CHECK-NEXT:   %r2 = load volatile i64
 // CHECK-NEXT:   %a = trunc i64 %r2 to i32
 // b: the low 4 bytes of r3.
 // CHECK:        [[B0:%.*]] = getelementptr inbounds i8, ptr %b.val, i64 0
 // CHECK-NEXT:   getelementptr inbounds i8, ptr %ctx, i64 48
-// CHECK-NEXT:   %r3 = load i64
+// CHECK-NEXT:   %r3 = load volatile i64
 // CHECK-NEXT:   [[B:%.*]] = trunc i64 %r3 to i32
 // CHECK-NEXT:   store i32 [[B]], ptr [[B0]]
 // c: all 8 bytes of r4.
 // CHECK:        [[C0:%.*]] = getelementptr inbounds i8, ptr %c.val, i64 0
 // CHECK-NEXT:   getelementptr inbounds i8, ptr %ctx, i64 56
-// CHECK-NEXT:   %r4 = load i64
+// CHECK-NEXT:   %r4 = load volatile i64
 // CHECK-NEXT:   store i64 %r4, ptr [[C0]]
 // d: by reference, r5 points at it.
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 64
-// CHECK-NEXT:   %r5 = load i64
+// CHECK-NEXT:   %r5 = load volatile i64
 // CHECK-NEXT:   [[DP:%.*]] = inttoptr i64 %r5 to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr {{%.*}}, i32 12, ptr [[DP]])
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 72
-// CHECK-NEXT:   %r6 = load i64
+// CHECK-NEXT:   %r6 = load volatile i64
 // f at 160(r15), g right-justified at 168 + 4, h at 176.
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 144
-// CHECK-NEXT:   %r15 = load i64
+// CHECK-NEXT:   %r15 = load volatile i64
 // CHECK-NEXT:   [[F:%.*]] = add i64 %r15, 160
 // CHECK:        [[FP:%.*]] = inttoptr i64 [[F]] to ptr
 // CHECK-NEXT:   call i64 inttoptr (i64 112 to ptr)(ptr %slot, i32 8, ptr [[FP]])
@@ -62,6 +62,6 @@ int ret(struct pt_regs *ctx, long r) { return r != 0; }
 
 // CHECK-LABEL: define i32 @ret(ptr %ctx)
 // CHECK:        getelementptr inbounds i8, ptr %ctx, i64 40
-// CHECK-NEXT:   %r2 = load i64
+// CHECK-NEXT:   %r2 = load volatile i64
 
 char LICENSE[] SEC("license") = "GPL";
