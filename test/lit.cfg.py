@@ -105,6 +105,9 @@ if os.path.exists("/sys/bus/event_source/devices/kprobe/type"):
     config.available_features.add("bpf-kprobe")
 if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-spec-fuzzer")):
     config.available_features.add("spec-fuzzer")
+for fuzzer in ("plan", "dwarf", "record"):  # test/fuzz/Fuzzers.cmake
+    if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-%s-fuzzer" % fuzzer)):
+        config.available_features.add("%s-fuzzer" % fuzzer)
 
 # Say loudly whether the live tests run: a skipped live suite must be seen.
 lit_config.note("bpf-uprobe %s: live uprobe tests %s" % (
