@@ -454,7 +454,10 @@ std::string buildIdOfNoteSections(const ELFObjectFile<ELFT> &Obj) {
   for (const typename ELFT::Shdr &Sh : *Sections) {
     if (Sh.sh_type != ELF::SHT_NOTE)
       continue;
-    std::string Hex = buildIdOfNotes(File, Sh, Sh.sh_addralign);
+    // The alignment ELFFile::notes walks with: 0 and 1 (allowed for core
+    // dumps) mean 4. getDesc(0) would be a division by zero in disguise.
+    std::string Hex =
+        buildIdOfNotes(File, Sh, std::max<uint64_t>(Sh.sh_addralign, 4));
     if (!Hex.empty())
       return Hex;
   }
