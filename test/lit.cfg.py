@@ -27,15 +27,41 @@ inc = os.path.join(config.bpfprobe_src_root, "include")
 multiarch = "/usr/include/%s-linux-gnu" % platform.machine()
 bpf_cflags = "-target bpf -I%s -I%s %s" % (inc, multiarch, config.libbpf_cflags.replace(";", " "))
 
-# A sanitized plugin (-DBPFPROBE_SANITIZE=address...) needs the ASan runtime
-# first in the clang or opt that loads it; their own leaks are not ours.
+# The sanitizer configuration (-DBPFPROBE_SANITIZE=address,undefined; lit
+# feature "sanitizer"). A sanitized plugin needs the ASan runtime first in
+# the clang or opt that loads it; their own leaks are not ours:
+#   %plugin_host_env     env prefix that preloads it (empty otherwise)
+#   %clang_plugin_host   a clang that can load this build's plugin, as one
+#                        program path (a wrapper script when sanitized), for
+#                        tools and builds that are given a compiler
+#   %cc_runtime          a C compiler for programs linked with this build's
+#                        runtime library: when sanitized, the compiler that
+#                        built it, with the same -fsanitize
 plugin_host_env = ""
+clang_plugin_host = clang
+cc_runtime = clang
+sanitize = getattr(config, "bpfprobe_sanitize", "")
+if sanitize:
+    config.available_features.add("sanitizer")
+    cc_runtime = "%s -fsanitize=%s" % (config.host_cc, sanitize)
 if getattr(config, "bpfprobe_asan_runtime", ""):
-    plugin_host_env = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 " % config.bpfprobe_asan_runtime
-    config.available_features.add("sanitized")
+    preload = "LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0" % config.bpfprobe_asan_runtime
+    plugin_host_env = "env %s " % preload
+    # Named like the clang it wraps (.../llvm-N/bin/clang): tests check the
+    # compile commands of projects built with it.
+    wrapper_dir = os.path.join(config.bpfprobe_obj_root, "test", "sanitizer-host",
+                               "llvm-%s" % config.llvm_version_major, "bin")
+    os.makedirs(wrapper_dir, exist_ok=True)
+    clang_plugin_host = os.path.join(wrapper_dir, "clang")
+    with open(clang_plugin_host, "w") as f:
+        f.write('#!/bin/sh\n# clang with the ASan runtime the sanitized plugin needs.\n'
+                '%s exec %s "$@"\n' % (preload, clang))
+    os.chmod(clang_plugin_host, 0o755)
+config.clang_plugin_host = clang_plugin_host
 config.substitutions.append(("%plugin_host_env", plugin_host_env))
-clang_plugin_host = plugin_host_env + clang
-config.substitutions.append(("%clang_bpf", "%s %s -fplugin=%s" % (clang_plugin_host, bpf_cflags, config.bpfprobe_plugin)))
+config.substitutions.append(("%clang_plugin_host", clang_plugin_host))
+config.substitutions.append(("%cc_runtime", cc_runtime))
+config.substitutions.append(("%clang_bpf", "%s %s -fplugin=%s" % (plugin_host_env + clang, bpf_cflags, config.bpfprobe_plugin)))
 config.substitutions.append(("%bpf_cflags", bpf_cflags))
 config.substitutions.append(("%bpfprobe_plugin", config.bpfprobe_plugin))
 config.substitutions.append(("%clang_host", clang))
@@ -79,6 +105,9 @@ if os.path.exists("/sys/bus/event_source/devices/kprobe/type"):
     config.available_features.add("bpf-kprobe")
 if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-spec-fuzzer")):
     config.available_features.add("spec-fuzzer")
+for fuzzer in ("plan", "dwarf", "record"):  # test/fuzz/Fuzzers.cmake
+    if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-%s-fuzzer" % fuzzer)):
+        config.available_features.add("%s-fuzzer" % fuzzer)
 
 # Say loudly whether the live tests run: a skipped live suite must be seen.
 lit_config.note("bpf-uprobe %s: live uprobe tests %s" % (

@@ -2007,10 +2007,28 @@ def main():
                     help="report only these compilers' DWARF (clang, gcc)")
     ap.add_argument("--cc", help="probe with this -fplugin-arg-bpfprobe-cc= instead of the "
                     "configuration's (to see the oracle fail with a wrong convention)")
+    ap.add_argument("--coverage", metavar="FILE",
+                    help="bounds per configuration and compiler, lines of 'LABEL COMPILER "
+                    "AGREE_MIN NO_ORACLE_MAX': fewer agreements or more parameters the oracle "
+                    "could not answer fail the run, and so does a reported configuration "
+                    "without a line (an oracle that stops answering must not pass)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     tools = {"clang": args.clang, "dwarfdump": args.dwarfdump, "objdump": args.objdump}
     bad = False
+    bounds = {}
+    if args.coverage:
+        # "llvm-N:" in front of a line: for clang N only (its DWARF differs).
+        m = re.search(r"version (\d+)\.", run([args.clang, "--version"]).stdout)
+        major = "llvm-%s:" % (m.group(1) if m else "?")
+        with open(args.coverage) as f:
+            lines = [l.split("#", 1)[0].split() for l in f]
+        for words in sorted((w for w in lines if w), key=lambda w: w[0].endswith(":")):
+            if words[0].endswith(":"):
+                if words[0] != major:
+                    continue
+                words = words[1:]
+            bounds[(words[0], words[1])] = (int(words[2]), int(words[3]))
     for cfg in CONFIGS:
         label = cfg["label"]
         if args.arch and label not in args.arch:
@@ -2036,6 +2054,17 @@ def main():
                 bad = True
             if s["agree"] < 1:
                 bad = True
+            if args.coverage:
+                if (label, cname) not in bounds:
+                    print("coverage %s %s: no bounds in %s" % (label, cname, args.coverage))
+                    bad = True
+                    continue
+                lo, hi = bounds[(label, cname)]
+                ok = s["agree"] >= lo and s["no-oracle"] <= hi
+                print("coverage %s %s: agree=%d (min %d) no-oracle=%d (max %d): %s" %
+                      (label, cname, s["agree"], lo, s["no-oracle"], hi,
+                       "ok" if ok else "OUT OF BOUNDS"))
+                bad |= not ok
     return 1 if bad else 0
 
 

@@ -20,6 +20,7 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/CRC.h"
+#include "llvm/Support/DataExtractor.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -208,6 +209,108 @@ struct Expectation {
   bool NeedSymtab = false;
 };
 
+std::optional<SectionRef> findSection(const ObjectFile &Obj, StringRef Name);
+
+/// Checks the entry formats of every DWARF 5 line-table header in .debug_line
+/// against the forms DWARF 5 (6.2.4.1) allows there. LLVM's line-table
+/// parser dereferences out of bounds on some others (form 0 crashes
+/// llvm-dwarfdump 19 too), and it runs on first use, deep inside a
+/// resolution: a hostile debug file is refused here, when it is opened.
+/// Truncated or compressed sections are left to LLVM, which reports them.
+Error checkLineTableForms(const ObjectFile &Obj) {
+  std::optional<SectionRef> Sec = findSection(Obj, ".debug_line");
+  if (!Sec || (ELFSectionRef(*Sec).getFlags() & ELF::SHF_COMPRESSED))
+    return Error::success();
+  Expected<StringRef> Contents = Sec->getContents();
+  if (!Contents) {
+    consumeError(Contents.takeError());
+    return Error::success();
+  }
+  DataExtractor Data(*Contents, Obj.isLittleEndian(), 8);
+  DataExtractor::Cursor C(0);
+  while (C && C.tell() < Contents->size()) {
+    uint64_t Start = C.tell();
+    uint64_t Length = Data.getU32(C);
+    unsigned OffsetSize = 4;
+    if (Length == 0xffffffff) {
+      Length = Data.getU64(C);
+      OffsetSize = 8;
+    } else if (Length >= 0xfffffff0) {
+      break;
+    }
+    uint64_t End = C.tell() + Length;
+    if (!C || End > Contents->size() || End <= Start)
+      break;
+    uint16_t Version = Data.getU16(C);
+    if (Version >= 5) {
+      Data.skip(C, 2); // address_size, segment_selector_size
+      Data.getUnsigned(C, OffsetSize); // header_length
+      Data.skip(C, 5); // minimum_instruction_length .. line_range
+      uint8_t OpcodeBase = Data.getU8(C);
+      Data.skip(C, OpcodeBase ? OpcodeBase - 1 : 0);
+      for (const char *What : {"directory", "file name"}) {
+        uint8_t FormatCount = Data.getU8(C);
+        SmallVector<uint64_t, 8> Forms;
+        for (unsigned I = 0; C && I < FormatCount; ++I) {
+          Data.getULEB128(C); // content type
+          uint64_t Form = Data.getULEB128(C);
+          switch (Form) {
+          case dwarf::DW_FORM_string: case dwarf::DW_FORM_line_strp:
+          case dwarf::DW_FORM_strp: case dwarf::DW_FORM_strp_sup:
+          case dwarf::DW_FORM_strx: case dwarf::DW_FORM_strx1:
+          case dwarf::DW_FORM_strx2: case dwarf::DW_FORM_strx3:
+          case dwarf::DW_FORM_strx4: case dwarf::DW_FORM_udata:
+          case dwarf::DW_FORM_data1: case dwarf::DW_FORM_data2:
+          case dwarf::DW_FORM_data4: case dwarf::DW_FORM_data8:
+          case dwarf::DW_FORM_data16: case dwarf::DW_FORM_block:
+            break;
+          default:
+            if (!C)
+              break;
+            return createStringError(
+                inconvertibleErrorCode(),
+                "corrupt .debug_line: the line table at offset 0x%" PRIx64
+                " gives its %s entries the form 0x%" PRIx64
+                ", which a line table cannot use",
+                Start, What, Form);
+          }
+          Forms.push_back(Form);
+        }
+        // Skip the entries to reach the file name formats.
+        uint64_t Count = Data.getULEB128(C);
+        for (uint64_t I = 0; C && I < Count; ++I)
+          for (uint64_t Form : Forms) {
+            switch (Form) {
+            case dwarf::DW_FORM_string: Data.getCStrRef(C); break;
+            case dwarf::DW_FORM_line_strp: case dwarf::DW_FORM_strp:
+            case dwarf::DW_FORM_strp_sup:
+              Data.skip(C, OffsetSize); break;
+            case dwarf::DW_FORM_strx: case dwarf::DW_FORM_udata:
+              Data.getULEB128(C); break;
+            case dwarf::DW_FORM_strx1: case dwarf::DW_FORM_data1:
+              Data.skip(C, 1); break;
+            case dwarf::DW_FORM_strx2: case dwarf::DW_FORM_data2:
+              Data.skip(C, 2); break;
+            case dwarf::DW_FORM_strx3: Data.skip(C, 3); break;
+            case dwarf::DW_FORM_strx4: case dwarf::DW_FORM_data4:
+              Data.skip(C, 4); break;
+            case dwarf::DW_FORM_data8: Data.skip(C, 8); break;
+            case dwarf::DW_FORM_data16: Data.skip(C, 16); break;
+            case dwarf::DW_FORM_block: Data.skip(C, Data.getULEB128(C)); break;
+            }
+            if (!C)
+              break;
+          }
+      }
+    }
+    if (!C || C.tell() > End)
+      break;
+    Data.skip(C, End - C.tell());
+  }
+  consumeError(C.takeError());
+  return Error::success();
+}
+
 std::optional<SectionRef> findSection(const ObjectFile &Obj, StringRef Name) {
   for (const SectionRef &S : Obj.sections()) {
     Expected<StringRef> N = S.getName();
@@ -357,7 +460,10 @@ std::string buildIdOfNoteSections(const ELFObjectFile<ELFT> &Obj) {
   for (const typename ELFT::Shdr &Sh : *Sections) {
     if (Sh.sh_type != ELF::SHT_NOTE)
       continue;
-    std::string Hex = buildIdOfNotes(File, Sh, Sh.sh_addralign);
+    // The alignment ELFFile::notes walks with: 0 and 1 (allowed for core
+    // dumps) mean 4. getDesc(0) would be a division by zero in disguise.
+    std::string Hex =
+        buildIdOfNotes(File, Sh, std::max<uint64_t>(Sh.sh_addralign, 4));
     if (!Hex.empty())
       return Hex;
   }
@@ -590,6 +696,9 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
     DI->SymbolTable = ".dynsym of " + DI->TargetPath;
   }
 
+  if (Error E = checkLineTableForms(*DI->DebugObj))
+    return createStringError(inconvertibleErrorCode(),
+                             DI->DebugPath + ": " + toString(std::move(E)));
   // Lazy: creating the context reads the section table only; units are
   // parsed on first use.
   DI->Dwarf = DWARFContext::create(*DI->DebugObj);

@@ -130,6 +130,31 @@ DWARFUnit *DwarfIndex::unitAtOffset(uint64_t Offset) {
   return Units.addUnit(std::move(U));
 }
 
+/// U, when its whole DIE tree could be read. A corrupt .debug_info or
+/// .debug_abbrev (an unknown abbreviation code, a truncated unit) makes LLVM
+/// stop extracting part-way, leaving no unit DIE or children lists without
+/// their closing null entry, and LLVM's own walks of a unit
+/// (getSubroutineForAddress, DWARFDie child iteration) then dereference
+/// invalid DIEs. Such a unit is treated as absent.
+static DWARFUnit *readable(DWARFUnit *U) {
+  if (!U || !U->getUnitDIE(/*ExtractUnitDIEOnly=*/false).isValid())
+    return nullptr;
+  // Every DIE with children is closed by a null entry, the unit DIE's last.
+  unsigned Open = 0;
+  for (unsigned I = 0, N = U->getNumDIEs(); I < N; ++I) {
+    DWARFDie D = U->getDIEAtIndex(I);
+    if (D.isNULL()) {
+      if (Open-- == 0)
+        return nullptr;
+    } else if (D.hasChildren()) {
+      ++Open;
+    }
+    if (Open == 0 && I + 1 < N)
+      return nullptr; // entries after the unit DIE's subtree
+  }
+  return Open == 0 ? U : nullptr;
+}
+
 DWARFUnit *DwarfIndex::unitForAddress(uint64_t Address) {
   if (!UseContext) {
     if (!ArangesRead)
@@ -140,12 +165,12 @@ DWARFUnit *DwarfIndex::unitForAddress(uint64_t Address) {
                                 });
     if (It != Aranges.begin() && Address < std::prev(It)->HighPC)
       if (DWARFUnit *U = unitAtOffset(std::prev(It)->UnitOffset))
-        return U;
+        return readable(U);
   }
   // No aranges entry (clang does not emit .debug_aranges by default), or a
   // unit this index cannot read alone.
   ++ContextLookups;
-  return Ctx.getCompileUnitForCodeAddress(Address);
+  return readable(Ctx.getCompileUnitForCodeAddress(Address));
 }
 
 std::vector<DWARFUnit *>
