@@ -136,7 +136,7 @@ DWARFUnit *DwarfIndex::unitAtOffset(uint64_t Offset) {
 /// their closing null entry, and LLVM's own walks of a unit
 /// (getSubroutineForAddress, DWARFDie child iteration) then dereference
 /// invalid DIEs. Such a unit is treated as absent.
-static DWARFUnit *readable(DWARFUnit *U) {
+DWARFUnit *readableUnit(DWARFUnit *U) {
   if (!U || !U->getUnitDIE(/*ExtractUnitDIEOnly=*/false).isValid())
     return nullptr;
   // Every DIE with children is closed by a null entry, the unit DIE's last.
@@ -165,12 +165,12 @@ DWARFUnit *DwarfIndex::unitForAddress(uint64_t Address) {
                                 });
     if (It != Aranges.begin() && Address < std::prev(It)->HighPC)
       if (DWARFUnit *U = unitAtOffset(std::prev(It)->UnitOffset))
-        return readable(U);
+        return readableUnit(U);
   }
   // No aranges entry (clang does not emit .debug_aranges by default), or a
   // unit this index cannot read alone.
   ++ContextLookups;
-  return readable(Ctx.getCompileUnitForCodeAddress(Address));
+  return readableUnit(Ctx.getCompileUnitForCodeAddress(Address));
 }
 
 std::vector<DWARFUnit *>

@@ -103,6 +103,11 @@ private:
   std::map<uint64_t, ParsedFDE> ParsedFDEs;
 };
 
+/// U when its whole DIE tree could be read, else null: a corrupt unit (an
+/// unknown abbreviation, a truncated tree) is treated as absent, since LLVM's
+/// own walks of it dereference invalid DIEs.
+llvm::DWARFUnit *readableUnit(llvm::DWARFUnit *U);
+
 } // namespace bpfprobe
 
 #endif

@@ -339,6 +339,9 @@ private:
   /// strings of .debug_str (DW_FORM_strp/strx, which both compilers use for
   /// them), so a name absent from it needs no walk through every unit.
   bool mayBeNamed(StringRef Name);
+  /// readableUnit(U), checked once per unit.
+  DWARFUnit *readable(DWARFUnit *U);
+  DenseMap<DWARFUnit *, bool> Readable;
   /// A struct or union declared without members here, defined in another
   /// unit: the definition (found by tag and name, as gdb does); else T.
   DWARFDie completeType(DWARFDie T);
@@ -371,6 +374,7 @@ DwarfResolver::findEverywhere(DWARFUnit *Near,
                               size_t Max, bool OtherUnits) {
   std::vector<DWARFDie> Out;
   auto Scan = [&](DWARFUnit *U) {
+    U = readable(U);
     if (!U || Out.size() >= Max)
       return;
     for (DWARFDie C : U->getUnitDIE(false).children()) {
@@ -395,6 +399,15 @@ DwarfResolver::findEverywhere(DWARFUnit *Near,
     Scan(U.get());
   }
   return Out;
+}
+
+DWARFUnit *DwarfResolver::readable(DWARFUnit *U) {
+  if (!U)
+    return nullptr;
+  auto [It, New] = Readable.try_emplace(U, false);
+  if (New)
+    It->second = readableUnit(U) != nullptr;
+  return It->second ? U : nullptr;
 }
 
 bool DwarfResolver::mayBeNamed(StringRef Name) {

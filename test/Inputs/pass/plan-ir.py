@@ -40,7 +40,7 @@ for kv in a.kv:
 if a.raw is not None:
     text = a.raw.replace("\\n", "\n").replace("\\t", "\t")
 else:
-    text = "bpfprobe-plan 1\n" + "".join("%s=%s\n" % kv for kv in plan.items())
+    text = "bpfprobe-plan 2\n" + "".join("%s=%s\n" % kv for kv in plan.items())
     text += "".join("arg=%s\n" % v for v in args)
 data = ("bpfprobe.plan:" + text).encode() + b"\0"
 
