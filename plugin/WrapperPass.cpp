@@ -652,17 +652,99 @@ private:
     for (const ArgPlan &A : Site.Args)
       Size += A.Type.Kind == ValueType::String ? BPFPROBE_RECORD_STR_LEN : 8;
     PointerType *PtrTy = PointerType::getUnqual(Ctx);
-    Value *Rec = callHelper(HelperRingbufReserve, PtrTy,
-                            {Map, B.getInt64(Size), B.getInt64(0)});
     Function *F = B.GetInsertBlock()->getParent();
     BasicBlock *Fill = BasicBlock::Create(Ctx, "fill", F);
     BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+    auto CtlField = [&](Value *Ctl, size_t Off) {
+      return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctl, Off);
+    };
+    // The site's entry in the control map (metadata.h, bpfprobe_site_ctl):
+    // a hit over the site's limit is skipped before it costs ring space, so
+    // a busy site cannot push out a quiet site's first records.
+    Value *Ctl = nullptr;
+    Value *SubmitFlags = B.getInt64(0);
+    if (GlobalVariable *Sites = M.getNamedGlobal(BPFPROBE_SITES_MAP)) {
+      AllocaInst *Key;
+      {
+        IRBuilderBase::InsertPointGuard G(B);
+        B.SetInsertPoint(&F->getEntryBlock(), F->getEntryBlock().begin());
+        Key = B.CreateAlloca(B.getInt32Ty(), nullptr, "site.key");
+      }
+      B.CreateStore(B.getInt32(recordIdFor(Site.Program)), Key);
+      Value *Found = callHelper(HelperMapLookupElem, PtrTy, {Sites, Key});
+      BasicBlock *From = B.GetInsertBlock();
+      BasicBlock *Check = BasicBlock::Create(Ctx, "site.check", F, Fill);
+      BasicBlock *Count = BasicBlock::Create(Ctx, "site.count", F, Fill);
+      BasicBlock *Reserve = BasicBlock::Create(Ctx, "reserve", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Found), Reserve, Check);
+      B.SetInsertPoint(Check);
+      Value *Limit = B.CreateLoad(
+          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, limit)));
+      Value *Hits = B.CreateLoad(
+          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits)));
+      Value *Over = B.CreateAnd(B.CreateICmpNE(Limit, B.getInt64(0)),
+                                B.CreateICmpUGE(Hits, Limit));
+      B.CreateCondBr(Over, Done, Count);
+      B.SetInsertPoint(Count);
+      B.CreateAtomicRMW(AtomicRMWInst::Add,
+                        CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits)),
+                        B.getInt64(1), MaybeAlign(8), AtomicOrdering::Monotonic);
+      Value *Flags = B.CreateLoad(
+          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, flags)));
+      Value *Sf = B.CreateLoad(
+          i64(),
+          CtlField(Found, offsetof(struct bpfprobe_site_ctl, submit_flags)));
+      B.CreateCondBr(
+          B.CreateICmpNE(B.CreateAnd(Flags, B.getInt64(BPFPROBE_SITE_COUNT_ONLY)),
+                         B.getInt64(0)),
+          Done, Reserve);
+      B.SetInsertPoint(Reserve);
+      PHINode *CtlPhi = B.CreatePHI(PtrTy, 2, "site.ctl");
+      CtlPhi->addIncoming(ConstantPointerNull::get(PtrTy), From);
+      CtlPhi->addIncoming(Found, Count);
+      PHINode *SfPhi = B.CreatePHI(i64(), 2, "submit.flags");
+      SfPhi->addIncoming(B.getInt64(0), From);
+      SfPhi->addIncoming(Sf, Count);
+      Ctl = CtlPhi;
+      SubmitFlags = SfPhi;
+    }
+    Value *Rec = callHelper(HelperRingbufReserve, PtrTy,
+                            {Map, B.getInt64(Size), B.getInt64(0)});
     GlobalVariable *Lost = M.getNamedGlobal("bpfprobe_lost");
-    if (Lost) {
-      // No room in the ring buffer: count the loss for the reader.
+    if (Ctl) {
+      // No room: count the loss on the site's own entry when it has one.
       BasicBlock *Full = BasicBlock::Create(Ctx, "full", F, Fill);
       B.CreateCondBr(B.CreateIsNull(Rec), Full, Fill);
       B.SetInsertPoint(Full);
+      BasicBlock *SiteLost = BasicBlock::Create(Ctx, "site.lost", F, Fill);
+      BasicBlock *MapLost = BasicBlock::Create(Ctx, "map.lost", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Ctl), MapLost, SiteLost);
+      B.SetInsertPoint(SiteLost);
+      B.CreateAtomicRMW(AtomicRMWInst::Add,
+                        CtlField(Ctl, offsetof(struct bpfprobe_site_ctl, lost)),
+                        B.getInt64(1), MaybeAlign(8), AtomicOrdering::Monotonic);
+      B.CreateBr(Done);
+      B.SetInsertPoint(MapLost);
+      if (Lost)
+        emitMapLost(Lost, Fill, Done);
+      else
+        B.CreateBr(Done);
+    } else if (Lost) {
+      BasicBlock *Full = BasicBlock::Create(Ctx, "full", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Rec), Full, Fill);
+      B.SetInsertPoint(Full);
+      emitMapLost(Lost, Fill, Done);
+    } else {
+      B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
+    }
+    emitFill(Rec, SubmitFlags, Fill, Done);
+  }
+
+  /// Adds one to key 0 of the bpfprobe_lost map (a record without room).
+  void emitMapLost(GlobalVariable *Lost, BasicBlock *Fill, BasicBlock *Done) {
+    Function *F = B.GetInsertBlock()->getParent();
+    PointerType *PtrTy = PointerType::getUnqual(Ctx);
+    {
       AllocaInst *Key;
       {
         IRBuilderBase::InsertPointGuard G(B);
@@ -677,10 +759,12 @@ private:
       B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, B.getInt64(1), MaybeAlign(8),
                         AtomicOrdering::Monotonic);
       B.CreateBr(Done);
-    } else {
-      B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
     }
+  }
 
+  /// Fills and submits the reserved record \p Rec.
+  void emitFill(Value *Rec, Value *SubmitFlags, BasicBlock *Fill,
+                BasicBlock *Done) {
     B.SetInsertPoint(Fill);
     auto At = [&](unsigned Off) {
       return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Off);
@@ -709,7 +793,7 @@ private:
         Faults = B.CreateOr(Faults, B.CreateShl(B.CreateZExt(Fault, i64()), I));
     }
     B.CreateStore(Faults, At(offsetof(struct bpfprobe_record_hdr, faults)));
-    callHelper(HelperRingbufSubmit, B.getVoidTy(), {Rec, B.getInt64(0)});
+    callHelper(HelperRingbufSubmit, B.getVoidTy(), {Rec, SubmitFlags});
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
   }

@@ -20,6 +20,8 @@
 #endif
 #endif
 
+#include <bpfprobe/metadata.h>
+
 /** Declares a probe body: the annotation grammar is in docs/syntax.md. */
 #define BPF_PROBE(spec) __attribute__((bpfprobe(spec), used))
 
@@ -42,6 +44,16 @@ struct __bpfprobe_lost_map {
 	unsigned long long *value;
 };
 
+/* Per-site hit counts, hit limits and losses (BPFPROBE_SITES_MAP and
+ * struct bpfprobe_site_ctl in bpfprobe/metadata.h); bpfprobe-run sizes it
+ * to the number of recording sites and fills it before attaching. */
+struct __bpfprobe_sites_map {
+	int (*type)[1 /* BPF_MAP_TYPE_HASH */];
+	int (*max_entries)[64];
+	unsigned int *key;
+	struct bpfprobe_site_ctl *value;
+};
+
 #define __BPFPROBE_CAT2(a, b) a##b
 #define __BPFPROBE_CAT(a, b) __BPFPROBE_CAT2(a, b)
 
@@ -57,6 +69,8 @@ struct __bpfprobe_lost_map {
 	struct __bpfprobe_records_map bpfprobe_records                         \
 		__attribute__((section(".maps")));                             \
 	struct __bpfprobe_lost_map bpfprobe_lost                               \
+		__attribute__((section(".maps")));                             \
+	struct __bpfprobe_sites_map bpfprobe_sites                             \
 		__attribute__((section(".maps")));                             \
 	__attribute__((bpfprobe_record(spec), used)) int name(void *ctx)       \
 	{                                                                      \
