@@ -57,6 +57,7 @@
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -208,6 +209,32 @@ void foldHelperPointerLoads(Module &M) {
   }
 }
 
+/// Does the body provably never read parameter \p A? Its only uses are
+/// stores of it into stack slots (clang's `%a.addr` before SROA) that are
+/// only ever written: no load, no address taken, no call. Debug info
+/// (dbg.declare, debug records) is no read; lifetime markers are none.
+bool neverRead(Argument &A) {
+  for (User *U : A.users()) {
+    auto *S = dyn_cast<StoreInst>(U);
+    if (!S || S->getValueOperand() != &A || S->isVolatile())
+      return false;
+    auto *Slot = dyn_cast<AllocaInst>(S->getPointerOperand());
+    if (!Slot)
+      return false;
+    for (User *SU : Slot->users()) {
+      if (auto *SI = dyn_cast<StoreInst>(SU);
+          SI && SI->getPointerOperand() == Slot && SI->getValueOperand() != Slot &&
+          !SI->isVolatile())
+        continue;
+      if (auto *II = dyn_cast<IntrinsicInst>(SU);
+          II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Emits the prologue of one site into a new wrapper function.
 class WrapperBuilder {
 public:
@@ -237,6 +264,12 @@ public:
     SmallVector<std::pair<unsigned, AllocaInst *>, 8> Late;
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
+      // A value the body never reads is not fetched: its reads are helper
+      // calls, which no later pass may delete.
+      if (neverRead(*Body.getArg(I + 1))) {
+        Args.push_back(Constant::getNullValue(Body.getArg(I + 1)->getType()));
+        continue;
+      }
       if (A.Type.Kind == ValueType::Aggregate) {
         Args.push_back(copyAggregate(*A.Expr, A.Type, A.Name));
         continue;
