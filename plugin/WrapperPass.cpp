@@ -51,6 +51,7 @@
 #include "bpfprobe/metadata.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
@@ -58,6 +59,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -68,6 +70,7 @@ namespace {
 
 /// BPF helper ids (include/uapi/linux/bpf.h).
 constexpr uint64_t HelperMapLookupElem = 1;
+constexpr uint64_t HelperMapUpdateElem = 2;
 constexpr uint64_t HelperGetCurrentPidTgid = 14;
 constexpr uint64_t HelperProbeReadUser = 112;
 constexpr uint64_t HelperProbeReadKernel = 113;
@@ -727,10 +730,21 @@ private:
       Value *Sf = B.CreateLoad(
           i64(),
           CtlField(Found, offsetof(struct bpfprobe_site_ctl, submit_flags)));
+      BasicBlock *CountOnly = Done;
+      GlobalVariable *Hist = M.getNamedGlobal(BPFPROBE_HIST_MAP);
+      if (Hist && llvm::any_of(Site.Args, [](const ArgPlan &A) {
+            return A.Type.Kind != ValueType::String &&
+                   A.Type.Kind != ValueType::Aggregate;
+          }))
+        CountOnly = BasicBlock::Create(Ctx, "hist.check", F, Fill);
       B.CreateCondBr(
           B.CreateICmpNE(B.CreateAnd(Flags, B.getInt64(BPFPROBE_SITE_COUNT_ONLY)),
                          B.getInt64(0)),
-          Done, Reserve);
+          CountOnly, Reserve);
+      if (CountOnly != Done) {
+        B.SetInsertPoint(CountOnly);
+        emitHist(Hist, Found, Flags, Done, Fill);
+      }
       B.SetInsertPoint(Reserve);
       PHINode *CtlPhi = B.CreatePHI(PtrTy, 2, "site.ctl");
       CtlPhi->addIncoming(ConstantPointerNull::get(PtrTy), From);
@@ -771,6 +785,81 @@ private:
       B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
     }
     emitFill(Rec, SubmitFlags, Fill, Done);
+  }
+
+  /// --hist: with BPFPROBE_SITE_HIST set, adds one to the log2 bucket of
+  /// the argument the site's control entry names (metadata.h). Each
+  /// argument's value is computed on its own path; register loads are not
+  /// shared with the record path, which these paths do not dominate.
+  void emitHist(GlobalVariable *Hist, Value *Ctl, Value *Flags,
+                BasicBlock *Done, BasicBlock *Before) {
+    Function *F = B.GetInsertBlock()->getParent();
+    PointerType *PtrTy = PointerType::getUnqual(Ctx);
+    BasicBlock *Pick = BasicBlock::Create(Ctx, "hist.pick", F, Before);
+    B.CreateCondBr(
+        B.CreateICmpNE(B.CreateAnd(Flags, B.getInt64(BPFPROBE_SITE_HIST)),
+                       B.getInt64(0)),
+        Pick, Done);
+    B.SetInsertPoint(Pick);
+    Value *Which = B.CreateLoad(
+        i64(), B.CreateConstInBoundsGEP1_64(
+                   B.getInt8Ty(), Ctl, offsetof(struct bpfprobe_site_ctl, hist_arg)));
+    BasicBlock *Bucket = BasicBlock::Create(Ctx, "hist.bucket", F, Before);
+    IRBuilderBase::InsertPointGuard G(B);
+    B.SetInsertPoint(Bucket);
+    PHINode *V = B.CreatePHI(i64(), Site.Args.size(), "hist.value");
+    for (unsigned I = 0; I < Site.Args.size(); ++I) {
+      const ArgPlan &A = Site.Args[I];
+      if (A.Type.Kind == ValueType::String || A.Type.Kind == ValueType::Aggregate)
+        continue;
+      BasicBlock *Here = Pick;
+      BasicBlock *Eval = BasicBlock::Create(Ctx, "hist.arg", F, Bucket);
+      BasicBlock *Next = BasicBlock::Create(Ctx, "hist.next", F, Bucket);
+      B.SetInsertPoint(Here);
+      B.CreateCondBr(B.CreateICmpEQ(Which, B.getInt64(I)), Eval, Next);
+      B.SetInsertPoint(Eval);
+      RegCache.clear();
+      Fault = nullptr;
+      Value *X = convert(eval(*A.Expr), A.Type, i64(), A.Name);
+      RegCache.clear();
+      V->addIncoming(X, B.GetInsertBlock());
+      B.CreateBr(Bucket);
+      Pick = Next;
+    }
+    B.SetInsertPoint(Pick);
+    B.CreateBr(Done); // no such argument
+    // Bucket: 0 negative, 1 zero, else 2 + floor(log2 v).
+    B.SetInsertPoint(Bucket);
+    Function *Ctlz = Intrinsic::getDeclaration(&M, Intrinsic::ctlz, {i64()});
+    Value *Log = B.CreateSub(B.getInt64(63), B.CreateCall(Ctlz, {V, B.getTrue()}));
+    Value *Idx = B.CreateSelect(
+        B.CreateICmpSLT(V, B.getInt64(0)), B.getInt64(0),
+        B.CreateSelect(B.CreateICmpEQ(V, B.getInt64(0)), B.getInt64(1),
+                       B.CreateAdd(Log, B.getInt64(2))));
+    AllocaInst *Key, *One;
+    {
+      IRBuilderBase::InsertPointGuard G2(B);
+      B.SetInsertPoint(&F->getEntryBlock(), F->getEntryBlock().begin());
+      Key = B.CreateAlloca(i64(), nullptr, "hist.key");
+      One = B.CreateAlloca(i64(), nullptr, "hist.one");
+    }
+    B.CreateStore(B.CreateOr(B.getInt64(uint64_t(recordIdFor(Site.Program)) << 32),
+                             Idx),
+                  Key);
+    Value *Slot = callHelper(HelperMapLookupElem, PtrTy, {Hist, Key});
+    BasicBlock *Add = BasicBlock::Create(Ctx, "hist.add", F, Before);
+    BasicBlock *Insert = BasicBlock::Create(Ctx, "hist.insert", F, Before);
+    B.CreateCondBr(B.CreateIsNull(Slot), Insert, Add);
+    B.SetInsertPoint(Add);
+    B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, B.getInt64(1), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
+    B.CreateBr(Done);
+    B.SetInsertPoint(Insert);
+    // A racing CPU may insert first: then this hit is not counted (rare,
+    // once per bucket), as BPF_NOEXIST keeps the other's count.
+    B.CreateStore(B.getInt64(1), One);
+    callHelper(HelperMapUpdateElem, i64(), {Hist, Key, One, B.getInt64(1)});
+    B.CreateBr(Done);
   }
 
   /// Adds one to key 0 of the bpfprobe_lost map (a record without room).

@@ -236,8 +236,9 @@ static int write_source_inline(const char *path, char **specs, size_t n)
 	      "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 	      "struct __bpfprobe_records_map bpfprobe_records SEC(\".maps\");\n"
 	      "struct __bpfprobe_lost_map bpfprobe_lost SEC(\".maps\");\n"
-	      "struct __bpfprobe_sites_map bpfprobe_sites SEC(\".maps\");\n", f);
-	for (int line = 10; line < FIRST_SPEC_LINE; line++)
+	      "struct __bpfprobe_sites_map bpfprobe_sites SEC(\".maps\");\n"
+	      "struct __bpfprobe_hist_map bpfprobe_hist SEC(\".maps\");\n", f);
+	for (int line = 11; line < FIRST_SPEC_LINE; line++)
 		fputc('\n', f);
 	/* Spec k alone on line FIRST_SPEC_LINE + 3k + 1, from column 1. */
 	for (size_t i = 0; i < n; i++) {

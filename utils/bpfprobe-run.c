@@ -69,6 +69,7 @@ static struct {
 	bool no_printk;
 	bool verbose;
 	bool count_only;
+	const char *hist; /* --hist ARG */
 	bool all_or_nothing;
 	unsigned long long count;  /* --count: first N hits per record site */
 	unsigned long long ring_size; /* --ring-size bytes; 0 = by site count */
@@ -144,6 +145,9 @@ static void usage(FILE *f)
 "                   records of a quiet one)\n"
 "  --count-only     count the hits of each recording probe in BPF and\n"
 "                   print the counts at exit; no records\n"
+"  --hist ARG       with --count-only's counts, a log2 histogram of the\n"
+"                   recording probes' argument ARG (as records name it),\n"
+"                   kept in BPF and printed at exit (bpftrace's hist())\n"
 "  --ring-size B    bytes of the records ring buffer (a power of two;\n"
 "                   K and M suffixes); default 512K per recording probe,\n"
 "                   at least 1M, at most 64M\n"
@@ -1075,6 +1079,81 @@ static bool has_record_sites(const struct bpfprobe_meta *meta)
 	return false;
 }
 
+/* bpftrace's bucket labels: [2, 4), [1K, 2K), ... */
+static void bucket_bound(char *buf, size_t sz, unsigned long long v)
+{
+	static const char *const sfx[] = { "", "K", "M", "G", "T", "P", "E" };
+	int i = 0;
+
+	while (v >= 1024 && !(v % 1024) && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, sz, "%llu%s", v, sfx[i]);
+}
+
+/* bpftrace's label of log2 bucket \p i: (..., 0), [0], [1], [2, 4), ... */
+static void bucket_label(int i, char *label, size_t sz)
+{
+	char l1[24], l2[24];
+
+	if (i == 0) {
+		snprintf(label, sz, "(..., 0)");
+	} else if (i == 1) {
+		snprintf(label, sz, "[0]");
+	} else if (i == 2) {
+		snprintf(label, sz, "[1]");
+	} else {
+		bucket_bound(l1, sizeof(l1), 1ull << (i - 2));
+		bucket_bound(l2, sizeof(l2), 1ull << (i - 1));
+		snprintf(label, sz, "[%s, %s)", l1, l2);
+	}
+}
+
+/* The histogram of --hist for site \p s, as bpftrace prints hist(). */
+static void print_hist(struct bpfprobe_records *recs, const struct bpfprobe_site *s)
+{
+	static const char bars[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+	__u64 b[BPFPROBE_HIST_BUCKETS], max = 0;
+	int arg = bpfprobe_records__site_hist(recs, s, b);
+	int lo = -1, hi = -1;
+	char label[64];
+
+	if (arg < 0)
+		return;
+	for (int i = 0; i < BPFPROBE_HIST_BUCKETS; i++) {
+		if (!b[i])
+			continue;
+		if (lo < 0)
+			lo = i;
+		hi = i;
+		max = b[i] > max ? b[i] : max;
+	}
+	if (opt.json) {
+		printf("{\"type\":\"hist\",\"program\":");
+		print_json_str(s->program, strlen(s->program));
+		printf(",\"arg\":");
+		print_json_str(s->arg_labels[arg], strlen(s->arg_labels[arg]));
+		printf(",\"buckets\":[");
+		for (int i = lo; lo >= 0 && i <= hi; i++) {
+			bucket_label(i, label, sizeof(label));
+			printf("%s{\"bucket\":\"%s\",\"count\":%llu}", i == lo ? "" : ",",
+			       label, (unsigned long long)b[i]);
+		}
+		printf("]}\n");
+		return;
+	}
+	printf("@%s[%s]:\n", s->program, s->arg_labels[arg]);
+	for (int i = lo; lo >= 0 && i <= hi; i++) {
+		int bar = max ? (int)(b[i] * 52 / max) : 0;
+
+		bucket_label(i, label, sizeof(label));
+		printf("%-20s %8llu |%.*s%*s|\n", label, (unsigned long long)b[i], bar,
+		       bars, 52 - bar, "");
+	}
+	printf("\n");
+}
+
 /*
  * One line per recording site: hits counted in BPF, records delivered,
  * records lost. With --count-only the counts are the output (stdout).
@@ -1108,6 +1187,8 @@ static void report_sites(const struct bpfprobe_meta *meta,
 					printf(",\"lost_records\":null");
 			}
 			printf("}\n");
+			if (opt.count_only)
+				print_hist(recs, s);
 		} else if (opt.count_only) {
 			if (st.counted)
 				printf("%s (%s): %llu\n", s->program, s->label,
@@ -1115,6 +1196,7 @@ static void report_sites(const struct bpfprobe_meta *meta,
 			else
 				printf("%s (%s): not counted (the object has no '%s' map)\n",
 				       s->program, s->label, BPFPROBE_SITES_MAP);
+			print_hist(recs, s);
 		} else if (st.counted) {
 			err_msg("%s: %llu hit%s, %llu record%s, %llu lost\n", s->program,
 				(unsigned long long)st.hits, st.hits == 1 ? "" : "s",
@@ -1178,6 +1260,7 @@ static int parse_args(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "count-only", no_argument, NULL, 'C' },
+		{ "hist", required_argument, NULL, 'H' },
 		{ "all-or-nothing", no_argument, NULL, 'a' },
 		{ "clang", required_argument, NULL, 'G' },
 		{ "no-cache", no_argument, NULL, 'N' },
@@ -1235,6 +1318,7 @@ static int parse_args(int argc, char **argv)
 			}
 			break;
 		case 'C': opt.count_only = true; break;
+		case 'H': opt.hist = optarg; opt.count_only = true; break;
 		case 'a': opt.all_or_nothing = true; break;
 		case 'G': opt.clang = optarg; break;
 		case 'N': opt.no_cache = true; break;
@@ -1405,11 +1489,17 @@ int main(int argc, char **argv)
 	{
 		BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = opt.pid,
 			      .flags = opt.json ? BPFPROBE_FMT_JSON : 0,
-			      .limit = opt.count, .no_wakeup = true,
+			      .limit = opt.count, .no_wakeup = true, .hist = opt.hist,
 			      .mode = opt.count_only ? BPFPROBE_SITE_COUNT
 						     : BPFPROBE_SITE_RECORD);
 
 		recs = bpfprobe_records__new(obj, meta, &ro);
+		if (!recs && opt.hist && (errno == EINVAL || errno == ENOENT)) {
+			if (errno == ENOENT)
+				err_msg("--hist: the object has no recording probe\n");
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		if (!recs && errno != ENOENT) {
 			err_msg("cannot read records: %s\n", strerror(errno));
 			ret = EXIT_ERROR;

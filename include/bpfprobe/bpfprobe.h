@@ -54,6 +54,14 @@ struct __bpfprobe_sites_map {
 	struct bpfprobe_site_ctl *value;
 };
 
+/* log2 histograms of --hist (BPFPROBE_HIST_MAP in bpfprobe/metadata.h). */
+struct __bpfprobe_hist_map {
+	int (*type)[1 /* BPF_MAP_TYPE_HASH */];
+	int (*max_entries)[4096];
+	unsigned long long *key;
+	unsigned long long *value;
+};
+
 #define __BPFPROBE_CAT2(a, b) a##b
 #define __BPFPROBE_CAT(a, b) __BPFPROBE_CAT2(a, b)
 
@@ -71,6 +79,8 @@ struct __bpfprobe_sites_map {
 	struct __bpfprobe_lost_map bpfprobe_lost                               \
 		__attribute__((section(".maps")));                             \
 	struct __bpfprobe_sites_map bpfprobe_sites                             \
+		__attribute__((section(".maps")));                             \
+	struct __bpfprobe_hist_map bpfprobe_hist                               \
 		__attribute__((section(".maps")));                             \
 	__attribute__((bpfprobe_record(spec), used)) int name(void *ctx)       \
 	{                                                                      \

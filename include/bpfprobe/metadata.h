@@ -110,6 +110,13 @@ struct bpfprobe_record_hdr {
  */
 #define BPFPROBE_SITES_MAP "bpfprobe_sites"
 #define BPFPROBE_SITE_COUNT_ONLY 1ull
+/* With COUNT_ONLY: also add 1 to the log2 bucket of argument hist_arg in
+ * BPFPROBE_HIST_MAP (a HASH of __u64 key record_id << 32 | bucket to a
+ * __u64 count). Buckets as bpftrace's hist(): 0 for a negative value, 1 for
+ * 0, 2 + floor(log2(v)) otherwise. */
+#define BPFPROBE_SITE_HIST 2ull
+#define BPFPROBE_HIST_MAP "bpfprobe_hist"
+#define BPFPROBE_HIST_BUCKETS 66
 
 struct bpfprobe_site_ctl {
 	unsigned long long hits;         /* hits counted (not over limit) */
@@ -117,6 +124,7 @@ struct bpfprobe_site_ctl {
 	unsigned long long lost;         /* records the ring had no room for */
 	unsigned long long submit_flags; /* flags of bpf_ringbuf_submit */
 	unsigned long long flags;        /* BPFPROBE_SITE_* */
+	unsigned long long hist_arg;     /* BPFPROBE_SITE_HIST: argument index */
 };
 
 #ifdef __cplusplus

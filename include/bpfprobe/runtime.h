@@ -318,9 +318,16 @@ struct bpfprobe_records_opts {
 	 * probe itself under load.
 	 */
 	bool no_wakeup;
+	/**
+	 * With mode BPFPROBE_SITE_COUNT: also keep a log2 histogram of this
+	 * argument (its name as records print it, its parameter name, or its
+	 * source text) of every recording site that has it, in
+	 * BPFPROBE_HIST_MAP; read with bpfprobe_records__site_hist().
+	 */
+	const char *hist;
 	size_t :0;
 };
-#define bpfprobe_records_opts__last_field no_wakeup
+#define bpfprobe_records_opts__last_field hist
 
 enum bpfprobe_site_mode {
 	BPFPROBE_SITE_RECORD = 0,     /**< one ring-buffer record per hit */
@@ -408,6 +415,15 @@ BPFPROBE_API int bpfprobe_records__stats(const struct bpfprobe_records *recs,
 BPFPROBE_API int bpfprobe_records__site_stats(const struct bpfprobe_records *recs,
 					      const struct bpfprobe_site *site,
 					      struct bpfprobe_site_stats *stats);
+/**
+ * The log2 histogram of site \p site (opts.hist) into \p buckets
+ * (BPFPROBE_HIST_BUCKETS counts: bucket 0 negative values, 1 zero, k >= 2
+ * the values in [2^(k-2), 2^(k-1))). Returns the index of the argument
+ * histogrammed, -ENOENT when the site keeps no histogram.
+ */
+BPFPROBE_API int bpfprobe_records__site_hist(const struct bpfprobe_records *recs,
+					     const struct bpfprobe_site *site,
+					     __u64 *buckets);
 BPFPROBE_API void bpfprobe_records__free(struct bpfprobe_records *recs);
 
 #ifdef __cplusplus

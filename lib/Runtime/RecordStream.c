@@ -33,6 +33,8 @@ struct bpfprobe_records {
 	char *line;
 	size_t line_sz;
 	int sites_fd; /* BPFPROBE_SITES_MAP, or -1 */
+	int hist_fd;  /* BPFPROBE_HIST_MAP, or -1 */
+	int *hist_arg; /* per site of meta: the argument histogrammed, or -1 */
 	__u64 limit;
 	__u64 *site_records; /* per site of meta: records delivered */
 };
@@ -91,6 +93,10 @@ int bpfprobe_records__prepare(struct bpf_object *obj,
 	sites = record_site_cnt(meta);
 	if (map && (err = bpf_map__set_max_entries(map, sites ? (__u32)sites : 1)))
 		return err;
+	map = bpf_object__find_map_by_name(obj, BPFPROBE_HIST_MAP);
+	if (map && (err = bpf_map__set_max_entries(
+			    map, (sites ? (__u32)sites : 1) * BPFPROBE_HIST_BUCKETS)))
+		return err;
 	return 0;
 }
 
@@ -99,8 +105,21 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 		      const struct bpfprobe_records_opts *opts)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, BPFPROBE_SITES_MAP);
+	const char *hist = OPTS_GET(opts, hist, NULL);
+	struct bpf_map *hmap = bpf_object__find_map_by_name(obj, BPFPROBE_HIST_MAP);
+	bool hist_found = false;
 
 	r->sites_fd = -1;
+	r->hist_fd = hmap && bpf_map__type(hmap) == BPF_MAP_TYPE_HASH &&
+			     bpf_map__key_size(hmap) == 8 && bpf_map__value_size(hmap) == 8
+		     ? bpf_map__fd(hmap) : -1;
+	for (size_t i = 0; i < bpfprobe_meta__site_cnt(r->meta); i++)
+		r->hist_arg[i] = -1;
+	if (hist && (!map || r->hist_fd < 0)) {
+		pr_warn("--hist needs the '%s' and '%s' maps (BPF_PROBE_RECORD of this bpfprobe.h declares them)\n",
+			BPFPROBE_SITES_MAP, BPFPROBE_HIST_MAP);
+		return -EINVAL;
+	}
 	if (!map)
 		return 0;
 	if (bpf_map__type(map) != BPF_MAP_TYPE_HASH ||
@@ -123,6 +142,23 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 
 		if (!s->has_record_id)
 			continue;
+		for (size_t a = 0; hist && a < s->arg_cnt; a++) {
+			const char *t = s->args[a].type;
+
+			if (strcmp(hist, s->arg_labels[a]) && strcmp(hist, s->args[a].name) &&
+			    strcmp(hist, s->args[a].text))
+				continue;
+			if (!strcmp(t, "string") || !strcmp(t, "ustring")) {
+				pr_warn("--hist %s: in probe '%s' it is a string; a histogram needs a number\n",
+					hist, s->program);
+				return -EINVAL;
+			}
+			ctl.flags |= BPFPROBE_SITE_HIST;
+			ctl.hist_arg = a;
+			r->hist_arg[i] = (int)a;
+			hist_found = true;
+			break;
+		}
 		key = s->record_id;
 		if (bpf_map_update_elem(r->sites_fd, &key, &ctl, BPF_ANY)) {
 			int err = -errno;
@@ -131,6 +167,11 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 				BPFPROBE_SITES_MAP, s->program, strerror(-err));
 			return err;
 		}
+	}
+	if (hist && !hist_found) {
+		pr_warn("--hist %s: no recording probe has such an argument; name one as the records print it (e.g. 'weight', 'arg1') or as written in the spec\n",
+			hist);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -244,12 +285,14 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	r->self = getpid();
 	r->site_records = calloc(bpfprobe_meta__site_cnt(meta) + 1,
 				 sizeof(*r->site_records));
+	r->hist_arg = calloc(bpfprobe_meta__site_cnt(meta) + 1, sizeof(*r->hist_arg));
 	r->lost_fd = -1;
 	r->line_sz = 512;
 	r->line = malloc(r->line_sz);
-	if (!r->line || !r->site_records) {
+	if (!r->line || !r->site_records || !r->hist_arg) {
 		free(r->line);
 		free(r->site_records);
+		free(r->hist_arg);
 		free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -260,6 +303,7 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 		pr_warn("cannot open ring buffer '%s': %s (is the object loaded?)\n",
 			BPFPROBE_RECORDS_MAP, strerror(err));
 		free(r->site_records);
+		free(r->hist_arg);
 		free(r->line);
 		free(r);
 		errno = err;
@@ -381,11 +425,36 @@ int bpfprobe_records__site_stats(const struct bpfprobe_records *r,
 	return 0;
 }
 
+int bpfprobe_records__site_hist(const struct bpfprobe_records *r,
+				const struct bpfprobe_site *site, __u64 *buckets)
+{
+	__u64 key, next, val, *prev = NULL;
+	long i;
+
+	if (!r || !site || !buckets)
+		return -EINVAL;
+	i = site_index(r->meta, site);
+	if (i < 0 || r->hist_fd < 0 || r->hist_arg[i] < 0)
+		return -ENOENT;
+	memset(buckets, 0, BPFPROBE_HIST_BUCKETS * sizeof(*buckets));
+	while (!bpf_map_get_next_key(r->hist_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if ((key >> 32) != site->record_id ||
+		    (key & 0xffffffffu) >= BPFPROBE_HIST_BUCKETS)
+			continue;
+		if (!bpf_map_lookup_elem(r->hist_fd, &key, &val))
+			buckets[key & 0xffffffffu] = val;
+	}
+	return r->hist_arg[i];
+}
+
 void bpfprobe_records__free(struct bpfprobe_records *r)
 {
 	if (!r)
 		return;
 	free(r->site_records);
+	free(r->hist_arg);
 	ring_buffer__free(r->rb);
 	free(r->line);
 	free(r);
