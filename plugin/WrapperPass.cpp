@@ -804,30 +804,24 @@ private:
     Value *Which = B.CreateLoad(
         i64(), B.CreateConstInBoundsGEP1_64(
                    B.getInt8Ty(), Ctl, offsetof(struct bpfprobe_site_ctl, hist_arg)));
-    BasicBlock *Bucket = BasicBlock::Create(Ctx, "hist.bucket", F, Before);
-    IRBuilderBase::InsertPointGuard G(B);
-    B.SetInsertPoint(Bucket);
-    PHINode *V = B.CreatePHI(i64(), Site.Args.size(), "hist.value");
+    // Every numeric argument is computed, then one is selected by value:
+    // a branch per argument would let SimplifyCFG merge the arms' context
+    // loads into one load through a phi of offsets, which the verifier
+    // refuses (see eval()).
+    RegCache.clear();
+    Value *V = nullptr;
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
       if (A.Type.Kind == ValueType::String || A.Type.Kind == ValueType::Aggregate)
         continue;
-      BasicBlock *Here = Pick;
-      BasicBlock *Eval = BasicBlock::Create(Ctx, "hist.arg", F, Bucket);
-      BasicBlock *Next = BasicBlock::Create(Ctx, "hist.next", F, Bucket);
-      B.SetInsertPoint(Here);
-      B.CreateCondBr(B.CreateICmpEQ(Which, B.getInt64(I)), Eval, Next);
-      B.SetInsertPoint(Eval);
-      RegCache.clear();
       Fault = nullptr;
       Value *X = convert(eval(*A.Expr), A.Type, i64(), A.Name);
-      RegCache.clear();
-      V->addIncoming(X, B.GetInsertBlock());
-      B.CreateBr(Bucket);
-      Pick = Next;
+      V = V ? B.CreateSelect(B.CreateICmpEQ(Which, B.getInt64(I)), X, V) : X;
     }
-    B.SetInsertPoint(Pick);
-    B.CreateBr(Done); // no such argument
+    RegCache.clear();
+    Fault = nullptr;
+    BasicBlock *Bucket = BasicBlock::Create(Ctx, "hist.bucket", F, Before);
+    B.CreateBr(Bucket);
     // Bucket: 0 negative, 1 zero, else 2 + floor(log2 v).
     B.SetInsertPoint(Bucket);
     Function *Ctlz = Intrinsic::getDeclaration(&M, Intrinsic::ctlz, {i64()});

@@ -222,7 +222,8 @@ static void put_literal(FILE *f, const char *spec)
  * caret would point into the macro), alone on its line from column 1, so a
  * diagnostic's column maps back to the user's -e text.
  */
-static int write_source_inline(const char *path, char **specs, size_t n)
+static int write_source_inline(const char *path, char **specs, size_t n,
+			       bool hist)
 {
 	FILE *f = fopen(path, "we");
 
@@ -236,8 +237,9 @@ static int write_source_inline(const char *path, char **specs, size_t n)
 	      "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 	      "struct __bpfprobe_records_map bpfprobe_records SEC(\".maps\");\n"
 	      "struct __bpfprobe_lost_map bpfprobe_lost SEC(\".maps\");\n"
-	      "struct __bpfprobe_sites_map bpfprobe_sites SEC(\".maps\");\n"
-	      "struct __bpfprobe_hist_map bpfprobe_hist SEC(\".maps\");\n", f);
+	      "struct __bpfprobe_sites_map bpfprobe_sites SEC(\".maps\");\n", f);
+	/* Only for --hist: the histogram path costs code and stack. */
+	fputs(hist ? "BPF_PROBE_HIST_MAP;\n" : "\n", f);
 	for (int line = 11; line < FIRST_SPEC_LINE; line++)
 		fputc('\n', f);
 	/* Spec k alone on line FIRST_SPEC_LINE + 3k + 1, from column 1. */
@@ -395,6 +397,7 @@ int oneliner_build(char **specs, size_t n, const struct oneliner_opts *o,
 
 	/* Key: the tool's version, compiler, plugin, specs and binaries. */
 	h = fnv_str(h, BPFPROBE_VERSION_STRING);
+	h = fnv_str(h, o->hist ? "hist" : "");
 	h = fnv_str(h, clang);
 	h = hash_file(h, plugin);
 	h = hash_file(h, clang);
@@ -415,7 +418,7 @@ int oneliner_build(char **specs, size_t n, const struct oneliner_opts *o,
 	snprintf(src, sizeof(src), "%s/%016llx.bpf.c", dir, (unsigned long long)h);
 	snprintf(tmp, sizeof(tmp), "%s/%016llx.%d.tmp.o", dir, (unsigned long long)h,
 		 (int)getpid());
-	if ((err = write_source_inline(src, specs, n))) {
+	if ((err = write_source_inline(src, specs, n, o->hist))) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", tool, src, strerror(-err));
 		return ONELINER_SETUP;
 	}

@@ -13,6 +13,7 @@
 struct oneliner_opts {
 	const char *clang; /* --clang; NULL: $BPFPROBE_CLANG, then the build's */
 	bool no_cache;
+	bool hist;         /* --hist: declare the histogram map */
 	bool verbose;
 };
 

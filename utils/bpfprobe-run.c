@@ -1418,7 +1418,7 @@ int main(int argc, char **argv)
 	if (opt.spec_cnt) {
 		static char obj[4096];
 		struct oneliner_opts oo = { .clang = opt.clang, .no_cache = opt.no_cache,
-					    .verbose = opt.verbose };
+					    .verbose = opt.verbose, .hist = opt.hist != NULL };
 
 		ret = oneliner_build(opt.specs, opt.spec_cnt, &oo, obj, sizeof(obj));
 		if (ret)

@@ -116,7 +116,7 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 	for (size_t i = 0; i < bpfprobe_meta__site_cnt(r->meta); i++)
 		r->hist_arg[i] = -1;
 	if (hist && (!map || r->hist_fd < 0)) {
-		pr_warn("--hist needs the '%s' and '%s' maps (BPF_PROBE_RECORD of this bpfprobe.h declares them)\n",
+		pr_warn("--hist needs the '%s' and '%s' maps: declare BPF_PROBE_HIST_MAP; beside the BPF_PROBE_RECORD probes (bpfprobe.h)\n",
 			BPFPROBE_SITES_MAP, BPFPROBE_HIST_MAP);
 		return -EINVAL;
 	}
