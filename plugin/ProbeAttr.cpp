@@ -802,6 +802,16 @@ private:
         DI = *Found;
       }
     }
+    // No debug info read: the binary, when at hand, must have the symbol.
+    if (Need == DebugInfoNeed::None) {
+      if (Error E = checkSymbolAtHand(Spec)) {
+        handleAllErrors(std::move(E), [&](const ResolveError &RE) {
+          error(Loc.at(RE.range().Begin), RE.render(hintWords))
+              << Loc.range(RE.range());
+        });
+        return false;
+      }
+    }
     auto R = resolveProbe(Spec, Inputs, A, DI, Opts.CallConv);
     if (!R) {
       handleAllErrors(R.takeError(), [&](const ResolveError &E) {

@@ -51,12 +51,15 @@
 #include "bpfprobe/metadata.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -67,6 +70,7 @@ namespace {
 
 /// BPF helper ids (include/uapi/linux/bpf.h).
 constexpr uint64_t HelperMapLookupElem = 1;
+constexpr uint64_t HelperMapUpdateElem = 2;
 constexpr uint64_t HelperGetCurrentPidTgid = 14;
 constexpr uint64_t HelperProbeReadUser = 112;
 constexpr uint64_t HelperProbeReadKernel = 113;
@@ -208,6 +212,32 @@ void foldHelperPointerLoads(Module &M) {
   }
 }
 
+/// Does the body provably never read parameter \p A? Its only uses are
+/// stores of it into stack slots (clang's `%a.addr` before SROA) that are
+/// only ever written: no load, no address taken, no call. Debug info
+/// (dbg.declare, debug records) is no read; lifetime markers are none.
+bool neverRead(Argument &A) {
+  for (User *U : A.users()) {
+    auto *S = dyn_cast<StoreInst>(U);
+    if (!S || S->getValueOperand() != &A || S->isVolatile())
+      return false;
+    auto *Slot = dyn_cast<AllocaInst>(S->getPointerOperand());
+    if (!Slot)
+      return false;
+    for (User *SU : Slot->users()) {
+      if (auto *SI = dyn_cast<StoreInst>(SU);
+          SI && SI->getPointerOperand() == Slot && SI->getValueOperand() != Slot &&
+          !SI->isVolatile())
+        continue;
+      if (auto *II = dyn_cast<IntrinsicInst>(SU);
+          II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Emits the prologue of one site into a new wrapper function.
 class WrapperBuilder {
 public:
@@ -237,6 +267,12 @@ public:
     SmallVector<std::pair<unsigned, AllocaInst *>, 8> Late;
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
+      // A value the body never reads is not fetched: its reads are helper
+      // calls, which no later pass may delete.
+      if (neverRead(*Body.getArg(I + 1))) {
+        Args.push_back(Constant::getNullValue(Body.getArg(I + 1)->getType()));
+        continue;
+      }
       if (A.Type.Kind == ValueType::Aggregate) {
         Args.push_back(copyAggregate(*A.Expr, A.Type, A.Name));
         continue;
@@ -652,17 +688,179 @@ private:
     for (const ArgPlan &A : Site.Args)
       Size += A.Type.Kind == ValueType::String ? BPFPROBE_RECORD_STR_LEN : 8;
     PointerType *PtrTy = PointerType::getUnqual(Ctx);
-    Value *Rec = callHelper(HelperRingbufReserve, PtrTy,
-                            {Map, B.getInt64(Size), B.getInt64(0)});
     Function *F = B.GetInsertBlock()->getParent();
     BasicBlock *Fill = BasicBlock::Create(Ctx, "fill", F);
     BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+    auto CtlField = [&](Value *Ctl, size_t Off) {
+      return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctl, Off);
+    };
+    // The site's entry in the control map (metadata.h, bpfprobe_site_ctl):
+    // a hit over the site's limit is skipped before it costs ring space, so
+    // a busy site cannot push out a quiet site's first records.
+    Value *Ctl = nullptr;
+    Value *SubmitFlags = B.getInt64(0);
+    if (GlobalVariable *Sites = M.getNamedGlobal(BPFPROBE_SITES_MAP)) {
+      AllocaInst *Key;
+      {
+        IRBuilderBase::InsertPointGuard G(B);
+        B.SetInsertPoint(&F->getEntryBlock(), F->getEntryBlock().begin());
+        Key = B.CreateAlloca(B.getInt32Ty(), nullptr, "site.key");
+      }
+      B.CreateStore(B.getInt32(recordIdFor(Site.Program)), Key);
+      Value *Found = callHelper(HelperMapLookupElem, PtrTy, {Sites, Key});
+      BasicBlock *From = B.GetInsertBlock();
+      BasicBlock *Check = BasicBlock::Create(Ctx, "site.check", F, Fill);
+      BasicBlock *Count = BasicBlock::Create(Ctx, "site.count", F, Fill);
+      BasicBlock *Reserve = BasicBlock::Create(Ctx, "reserve", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Found), Reserve, Check);
+      B.SetInsertPoint(Check);
+      Value *Limit = B.CreateLoad(
+          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, limit)));
+      Value *Hits = B.CreateLoad(
+          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits)));
+      Value *Over = B.CreateAnd(B.CreateICmpNE(Limit, B.getInt64(0)),
+                                B.CreateICmpUGE(Hits, Limit));
+      B.CreateCondBr(Over, Done, Count);
+      B.SetInsertPoint(Count);
+      B.CreateAtomicRMW(AtomicRMWInst::Add,
+                        CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits)),
+                        B.getInt64(1), MaybeAlign(8), AtomicOrdering::Monotonic);
+      Value *Flags = B.CreateLoad(
+          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, flags)));
+      Value *Sf = B.CreateLoad(
+          i64(),
+          CtlField(Found, offsetof(struct bpfprobe_site_ctl, submit_flags)));
+      BasicBlock *CountOnly = Done;
+      GlobalVariable *Hist = M.getNamedGlobal(BPFPROBE_HIST_MAP);
+      if (Hist && llvm::any_of(Site.Args, [](const ArgPlan &A) {
+            return A.Type.Kind != ValueType::String &&
+                   A.Type.Kind != ValueType::Aggregate;
+          }))
+        CountOnly = BasicBlock::Create(Ctx, "hist.check", F, Fill);
+      B.CreateCondBr(
+          B.CreateICmpNE(B.CreateAnd(Flags, B.getInt64(BPFPROBE_SITE_COUNT_ONLY)),
+                         B.getInt64(0)),
+          CountOnly, Reserve);
+      if (CountOnly != Done) {
+        B.SetInsertPoint(CountOnly);
+        emitHist(Hist, Found, Flags, Done, Fill);
+      }
+      B.SetInsertPoint(Reserve);
+      PHINode *CtlPhi = B.CreatePHI(PtrTy, 2, "site.ctl");
+      CtlPhi->addIncoming(ConstantPointerNull::get(PtrTy), From);
+      CtlPhi->addIncoming(Found, Count);
+      PHINode *SfPhi = B.CreatePHI(i64(), 2, "submit.flags");
+      SfPhi->addIncoming(B.getInt64(0), From);
+      SfPhi->addIncoming(Sf, Count);
+      Ctl = CtlPhi;
+      SubmitFlags = SfPhi;
+    }
+    Value *Rec = callHelper(HelperRingbufReserve, PtrTy,
+                            {Map, B.getInt64(Size), B.getInt64(0)});
     GlobalVariable *Lost = M.getNamedGlobal("bpfprobe_lost");
-    if (Lost) {
-      // No room in the ring buffer: count the loss for the reader.
+    if (Ctl) {
+      // No room: count the loss on the site's own entry when it has one.
       BasicBlock *Full = BasicBlock::Create(Ctx, "full", F, Fill);
       B.CreateCondBr(B.CreateIsNull(Rec), Full, Fill);
       B.SetInsertPoint(Full);
+      BasicBlock *SiteLost = BasicBlock::Create(Ctx, "site.lost", F, Fill);
+      BasicBlock *MapLost = BasicBlock::Create(Ctx, "map.lost", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Ctl), MapLost, SiteLost);
+      B.SetInsertPoint(SiteLost);
+      B.CreateAtomicRMW(AtomicRMWInst::Add,
+                        CtlField(Ctl, offsetof(struct bpfprobe_site_ctl, lost)),
+                        B.getInt64(1), MaybeAlign(8), AtomicOrdering::Monotonic);
+      B.CreateBr(Done);
+      B.SetInsertPoint(MapLost);
+      if (Lost)
+        emitMapLost(Lost, Fill, Done);
+      else
+        B.CreateBr(Done);
+    } else if (Lost) {
+      BasicBlock *Full = BasicBlock::Create(Ctx, "full", F, Fill);
+      B.CreateCondBr(B.CreateIsNull(Rec), Full, Fill);
+      B.SetInsertPoint(Full);
+      emitMapLost(Lost, Fill, Done);
+    } else {
+      B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
+    }
+    emitFill(Rec, SubmitFlags, Fill, Done);
+  }
+
+  /// --hist: with BPFPROBE_SITE_HIST set, adds one to the log2 bucket of
+  /// the argument the site's control entry names (metadata.h). Each
+  /// argument's value is computed on its own path; register loads are not
+  /// shared with the record path, which these paths do not dominate.
+  void emitHist(GlobalVariable *Hist, Value *Ctl, Value *Flags,
+                BasicBlock *Done, BasicBlock *Before) {
+    Function *F = B.GetInsertBlock()->getParent();
+    PointerType *PtrTy = PointerType::getUnqual(Ctx);
+    BasicBlock *Pick = BasicBlock::Create(Ctx, "hist.pick", F, Before);
+    B.CreateCondBr(
+        B.CreateICmpNE(B.CreateAnd(Flags, B.getInt64(BPFPROBE_SITE_HIST)),
+                       B.getInt64(0)),
+        Pick, Done);
+    B.SetInsertPoint(Pick);
+    Value *Which = B.CreateLoad(
+        i64(), B.CreateConstInBoundsGEP1_64(
+                   B.getInt8Ty(), Ctl, offsetof(struct bpfprobe_site_ctl, hist_arg)));
+    // Every numeric argument is computed, then one is selected by value:
+    // a branch per argument would let SimplifyCFG merge the arms' context
+    // loads into one load through a phi of offsets, which the verifier
+    // refuses (see eval()).
+    RegCache.clear();
+    Value *V = nullptr;
+    for (unsigned I = 0; I < Site.Args.size(); ++I) {
+      const ArgPlan &A = Site.Args[I];
+      if (A.Type.Kind == ValueType::String || A.Type.Kind == ValueType::Aggregate)
+        continue;
+      Fault = nullptr;
+      Value *X = convert(eval(*A.Expr), A.Type, i64(), A.Name);
+      V = V ? B.CreateSelect(B.CreateICmpEQ(Which, B.getInt64(I)), X, V) : X;
+    }
+    RegCache.clear();
+    Fault = nullptr;
+    BasicBlock *Bucket = BasicBlock::Create(Ctx, "hist.bucket", F, Before);
+    B.CreateBr(Bucket);
+    // Bucket: 0 negative, 1 zero, else 2 + floor(log2 v).
+    B.SetInsertPoint(Bucket);
+    Function *Ctlz = Intrinsic::getDeclaration(&M, Intrinsic::ctlz, {i64()});
+    Value *Log = B.CreateSub(B.getInt64(63), B.CreateCall(Ctlz, {V, B.getTrue()}));
+    Value *Idx = B.CreateSelect(
+        B.CreateICmpSLT(V, B.getInt64(0)), B.getInt64(0),
+        B.CreateSelect(B.CreateICmpEQ(V, B.getInt64(0)), B.getInt64(1),
+                       B.CreateAdd(Log, B.getInt64(2))));
+    AllocaInst *Key, *One;
+    {
+      IRBuilderBase::InsertPointGuard G2(B);
+      B.SetInsertPoint(&F->getEntryBlock(), F->getEntryBlock().begin());
+      Key = B.CreateAlloca(i64(), nullptr, "hist.key");
+      One = B.CreateAlloca(i64(), nullptr, "hist.one");
+    }
+    B.CreateStore(B.CreateOr(B.getInt64(uint64_t(recordIdFor(Site.Program)) << 32),
+                             Idx),
+                  Key);
+    Value *Slot = callHelper(HelperMapLookupElem, PtrTy, {Hist, Key});
+    BasicBlock *Add = BasicBlock::Create(Ctx, "hist.add", F, Before);
+    BasicBlock *Insert = BasicBlock::Create(Ctx, "hist.insert", F, Before);
+    B.CreateCondBr(B.CreateIsNull(Slot), Insert, Add);
+    B.SetInsertPoint(Add);
+    B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, B.getInt64(1), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
+    B.CreateBr(Done);
+    B.SetInsertPoint(Insert);
+    // A racing CPU may insert first: then this hit is not counted (rare,
+    // once per bucket), as BPF_NOEXIST keeps the other's count.
+    B.CreateStore(B.getInt64(1), One);
+    callHelper(HelperMapUpdateElem, i64(), {Hist, Key, One, B.getInt64(1)});
+    B.CreateBr(Done);
+  }
+
+  /// Adds one to key 0 of the bpfprobe_lost map (a record without room).
+  void emitMapLost(GlobalVariable *Lost, BasicBlock *Fill, BasicBlock *Done) {
+    Function *F = B.GetInsertBlock()->getParent();
+    PointerType *PtrTy = PointerType::getUnqual(Ctx);
+    {
       AllocaInst *Key;
       {
         IRBuilderBase::InsertPointGuard G(B);
@@ -677,10 +875,12 @@ private:
       B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, B.getInt64(1), MaybeAlign(8),
                         AtomicOrdering::Monotonic);
       B.CreateBr(Done);
-    } else {
-      B.CreateCondBr(B.CreateIsNull(Rec), Done, Fill);
     }
+  }
 
+  /// Fills and submits the reserved record \p Rec.
+  void emitFill(Value *Rec, Value *SubmitFlags, BasicBlock *Fill,
+                BasicBlock *Done) {
     B.SetInsertPoint(Fill);
     auto At = [&](unsigned Off) {
       return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Off);
@@ -709,7 +909,7 @@ private:
         Faults = B.CreateOr(Faults, B.CreateShl(B.CreateZExt(Fault, i64()), I));
     }
     B.CreateStore(Faults, At(offsetof(struct bpfprobe_record_hdr, faults)));
-    callHelper(HelperRingbufSubmit, B.getVoidTy(), {Rec, B.getInt64(0)});
+    callHelper(HelperRingbufSubmit, B.getVoidTy(), {Rec, SubmitFlags});
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
   }

@@ -76,6 +76,8 @@ demo)
     -c shop.bpf.c -o shop.bpf.o
   say "attaching with bpfprobe-run and running ./shop"
   "$build/bin/bpfprobe-run" shop.bpf.o -- ./shop 4
+  say "the same place as a one-liner: bpfprobe-run -e (compiled and cached on the fly)"
+  "$build/bin/bpfprobe-run" -e 'uprobe/./shop:ship:3(o->customer, weight)' -- ./shop 2
   ;;
 *)
   echo "usage: $0 demo|test|build" >&2

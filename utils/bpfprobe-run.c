@@ -10,9 +10,12 @@
  * Ctrl-C. Exit codes are listed in usage() and docs/runtime.md.
  *
  *   bpfprobe-run prog.o [--pid N] [--json] [--force] [-- command args...]
+ *   bpfprobe-run -e 'uprobe/./shop:ship+30(o->customer, weight)' -- ./shop
  */
 #define _GNU_SOURCE
 #include <bpfprobe/runtime.h>
+
+#include "bpfprobe-oneliner.h"
 
 #include <bpf/bpf.h>
 #include <ctype.h>
@@ -28,6 +31,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +50,9 @@ enum {
 	EXIT_STALE = 9,        /* build-id / address / size mismatch */
 	EXIT_PID_GONE = 10,    /* --pid process does not exist */
 	EXIT_COMMAND = 11,     /* the command could not be started */
+	EXIT_PARTIAL = 12,     /* ran, but some probes could not attach */
+	EXIT_ONELINER = ONELINER_COMPILE, /* 13: an -e spec did not compile */
+	EXIT_SETUP = ONELINER_SETUP,      /* 14: no plugin/clang/headers for -e */
 };
 
 static const char *prog_name = "bpfprobe-run";
@@ -61,7 +68,18 @@ static struct {
 	bool check_kernel;
 	bool no_printk;
 	bool verbose;
+	bool count_only;
+	const char *hist; /* --hist ARG */
+	bool all_or_nothing;
+	unsigned long long count;  /* --count: first N hits per record site */
+	unsigned long long ring_size; /* --ring-size bytes; 0 = by site count */
 	double duration; /* seconds; 0 = until the command/pid ends or ^C */
+	char *specs[64];  /* -e */
+	size_t spec_cnt;
+	const char *list_spec; /* -L / -V */
+	bool list_vars;
+	const char *clang;
+	bool no_cache;
 	char **cmd;
 } opt;
 
@@ -82,11 +100,27 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: %s [options] prog.o [-- command [args...]]\n"
+"       %s [options] -e SPEC [-e SPEC...] [-- command [args...]]\n"
+"       %s -L SPEC | -V SPEC\n"
 "\n"
 "Loads a BPF object built with the bpfprobe plugin, checks and attaches\n"
 "every probe site in its .bpfprobe section, runs the command (if any) once\n"
 "everything is attached, and prints bpf_printk lines and default-body\n"
 "records until the command or --pid process exits, or Ctrl-C.\n"
+"\n"
+"one-liners:\n"
+"  -e SPEC          record every hit of SPEC (the annotation syntax of\n"
+"                   bpfprobe(7), e.g. 'uprobe/./shop:ship+30(o->customer)'):\n"
+"                   the probe is written, compiled with the plugin and the\n"
+"                   clang bpfprobe was built for, cached by the specs and\n"
+"                   the binaries' build-ids, and run; repeatable\n"
+"  --clang PATH     the clang for -e (default: $BPFPROBE_CLANG, else the\n"
+"                   one bpfprobe was built with)\n"
+"  --no-cache       compile the -e probes again\n"
+"  -L SPEC          list the lines of a function a probe can be put on\n"
+"                   (perf probe -L; bpfprobe-resolve --lines)\n"
+"  -V SPEC          list the variables visible at a site (perf probe -V;\n"
+"                   bpfprobe-resolve --vars)\n"
 "\n"
 "options:\n"
 "  --pid N          user probes fire only in process N; stop when it exits\n"
@@ -103,6 +137,20 @@ static void usage(FILE *f)
 "  --check-kernel   report what this kernel supports; exit 0 if the bpf()\n"
 "                   syscall and uprobes work\n"
 "  --no-printk      do not stream bpf_printk lines\n"
+"  --all-or-nothing a probe that cannot attach fails the run (its exit\n"
+"                   code below); by default it is reported and skipped,\n"
+"                   the others attach, and the run exits with 12\n"
+"  --count N        record only the first N hits of each recording probe\n"
+"                   (enforced in BPF: a busy probe cannot push out the\n"
+"                   records of a quiet one)\n"
+"  --count-only     count the hits of each recording probe in BPF and\n"
+"                   print the counts at exit; no records\n"
+"  --hist ARG       with --count-only's counts, a log2 histogram of the\n"
+"                   recording probes' argument ARG (as records name it),\n"
+"                   kept in BPF and printed at exit (bpftrace's hist())\n"
+"  --ring-size B    bytes of the records ring buffer (a power of two;\n"
+"                   K and M suffixes); default 512K per recording probe,\n"
+"                   at least 1M, at most 64M\n"
 "  --duration SEC   stop after SEC seconds\n"
 "  -v, --verbose    show libbpf's and the runtime's debug messages\n"
 "  -h, --help       this text\n"
@@ -114,8 +162,12 @@ static void usage(FILE *f)
 "  3 not root / no CAP_BPF  9 build-id, address or size mismatch (see --force)\n"
 "  4 no kprobe/uprobe       10 the --pid process does not exist\n"
 "    support in the kernel  11 the command could not be started\n"
-"  5 binary, symbol or module missing or moved\n",
-		prog_name);
+"  5 binary, symbol or module missing or moved\n"
+"  12 the run went on without the probes that could not attach (each was\n"
+"     reported); without --all-or-nothing, codes 3-9 mean no probe attached\n"
+"  13 an -e spec did not compile (the error is shown under the spec)\n"
+"  14 no plugin, headers, clang or cache directory for -e\n",
+		prog_name, prog_name, prog_name);
 }
 
 /* ---- messages of libbpf and the runtime ---- */
@@ -730,7 +782,6 @@ static void printk_line(struct printk_reader *r, char *line)
 	} else {
 		printf("%s-%ld: %s\n", task, tgid > 0 ? tgid : tid, msg);
 	}
-	fflush(stdout);
 }
 
 static void printk_read(struct printk_reader *r)
@@ -910,36 +961,80 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A pidfd polls readable when the process exits: no polling for it. */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Everything the ring holds now, in batches, flushed once. */
+static void drain(struct bpfprobe_records *recs, struct printk_reader *pr)
+{
+	if (recs)
+		for (int i = 0; i < 256 && !stop_sig; i++)
+			if (bpfprobe_records__consume(recs) < BPFPROBE_RECORDS_BATCH)
+				break;
+	if (pr->fd >= 0)
+		printk_read(pr);
+	fflush(stdout);
+}
+
+/*
+ * Records are submitted without wake-ups (BPF_RB_NO_WAKEUP) and read on a
+ * short timer: one wake-up per record cost more than the probe itself.
+ * The end of the command or --pid process is seen through a pidfd at once.
+ */
 static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 		  struct command *cmd)
 {
+	const int tick_ms = 10;
 	double start = now();
 	int status = 0, exit_code = EXIT_OK;
-	bool child_done = false;
+	bool child_done = false, proc_gone = false;
+	pid_t watched = cmd->pid > 0 ? cmd->pid : opt.pid;
+	int pidfd = watched > 0 ? open_pidfd(watched) : -1;
 
 	while (!stop_sig) {
 		struct pollfd fds[2];
-		int nfds = 0;
+		int nfds = 0, timeout = -1;
 
-		if (recs)
-			fds[nfds++] = (struct pollfd){ .fd = bpfprobe_records__fd(recs),
-						       .events = POLLIN };
 		if (pr->fd >= 0)
 			fds[nfds++] = (struct pollfd){ .fd = pr->fd, .events = POLLIN };
-		if (nfds)
-			poll(fds, nfds, 100);
-		else
-			usleep(100 * 1000);
-		if (recs)
-			bpfprobe_records__consume(recs);
-		if (pr->fd >= 0)
-			printk_read(pr);
+		if (pidfd >= 0)
+			fds[nfds++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+		if (recs || (watched > 0 && pidfd < 0))
+			timeout = recs ? tick_ms : 100;
+		if (opt.duration > 0) {
+			int left = (int)((opt.duration - (now() - start)) * 1000) + 1;
 
-		if (cmd->pid > 0 && waitpid(cmd->pid, &status, WNOHANG) == cmd->pid) {
+			timeout = timeout < 0 || left < timeout ? left : timeout;
+		}
+		if (nfds)
+			poll(fds, nfds, timeout);
+		else if (timeout >= 0)
+			usleep(timeout * 1000);
+		else
+			pause();
+		drain(recs, pr);
+
+		if (pidfd >= 0) {
+			struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+			proc_gone = poll(&p, 1, 0) == 1;
+		} else if (cmd->pid <= 0 && opt.pid > 0) {
+			proc_gone = !process_alive(opt.pid);
+		}
+		if (cmd->pid > 0 && (pidfd < 0 || proc_gone) &&
+		    waitpid(cmd->pid, &status, WNOHANG) == cmd->pid) {
 			child_done = true;
 			break;
 		}
-		if (opt.pid > 0 && !process_alive(opt.pid)) {
+		if (cmd->pid <= 0 && opt.pid > 0 && proc_gone) {
 			err_msg("process %d exited\n", (int)opt.pid);
 			break;
 		}
@@ -948,12 +1043,18 @@ static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 		if (ferror(stdout))
 			break; /* the reader went away */
 	}
-	/* Events of the last moments are still in the buffers. */
-	usleep(50 * 1000);
-	if (recs)
-		bpfprobe_records__consume(recs);
-	if (pr->fd >= 0)
-		printk_read(pr);
+	if (pidfd >= 0)
+		close(pidfd);
+	/*
+	 * A probe runs in the task that hits it: once the command is gone its
+	 * records are in the ring. bpf_printk lines may still be on their way
+	 * to trace_pipe's reader page: one short second look.
+	 */
+	drain(recs, pr);
+	if (pr->fd >= 0) {
+		usleep(5 * 1000);
+		drain(recs, pr);
+	}
 
 	if (cmd->pid > 0 && !child_done) {
 		if (stop_sig != SIGINT)
@@ -978,6 +1079,134 @@ static bool has_record_sites(const struct bpfprobe_meta *meta)
 	return false;
 }
 
+/* bpftrace's bucket labels: [2, 4), [1K, 2K), ... */
+static void bucket_bound(char *buf, size_t sz, unsigned long long v)
+{
+	static const char *const sfx[] = { "", "K", "M", "G", "T", "P", "E" };
+	int i = 0;
+
+	while (v >= 1024 && !(v % 1024) && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, sz, "%llu%s", v, sfx[i]);
+}
+
+/* bpftrace's label of log2 bucket \p i: (..., 0), [0], [1], [2, 4), ... */
+static void bucket_label(int i, char *label, size_t sz)
+{
+	char l1[24], l2[24];
+
+	if (i == 0) {
+		snprintf(label, sz, "(..., 0)");
+	} else if (i == 1) {
+		snprintf(label, sz, "[0]");
+	} else if (i == 2) {
+		snprintf(label, sz, "[1]");
+	} else {
+		bucket_bound(l1, sizeof(l1), 1ull << (i - 2));
+		bucket_bound(l2, sizeof(l2), 1ull << (i - 1));
+		snprintf(label, sz, "[%s, %s)", l1, l2);
+	}
+}
+
+/* The histogram of --hist for site \p s, as bpftrace prints hist(). */
+static void print_hist(struct bpfprobe_records *recs, const struct bpfprobe_site *s)
+{
+	static const char bars[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+	__u64 b[BPFPROBE_HIST_BUCKETS], max = 0;
+	int arg = bpfprobe_records__site_hist(recs, s, b);
+	int lo = -1, hi = -1;
+	char label[64];
+
+	if (arg < 0)
+		return;
+	for (int i = 0; i < BPFPROBE_HIST_BUCKETS; i++) {
+		if (!b[i])
+			continue;
+		if (lo < 0)
+			lo = i;
+		hi = i;
+		max = b[i] > max ? b[i] : max;
+	}
+	if (opt.json) {
+		printf("{\"type\":\"hist\",\"program\":");
+		print_json_str(s->program, strlen(s->program));
+		printf(",\"arg\":");
+		print_json_str(s->arg_labels[arg], strlen(s->arg_labels[arg]));
+		printf(",\"buckets\":[");
+		for (int i = lo; lo >= 0 && i <= hi; i++) {
+			bucket_label(i, label, sizeof(label));
+			printf("%s{\"bucket\":\"%s\",\"count\":%llu}", i == lo ? "" : ",",
+			       label, (unsigned long long)b[i]);
+		}
+		printf("]}\n");
+		return;
+	}
+	printf("@%s[%s]:\n", s->program, s->arg_labels[arg]);
+	for (int i = lo; lo >= 0 && i <= hi; i++) {
+		int bar = max ? (int)(b[i] * 52 / max) : 0;
+
+		bucket_label(i, label, sizeof(label));
+		printf("%-20s %8llu |%.*s%*s|\n", label, (unsigned long long)b[i], bar,
+		       bars, 52 - bar, "");
+	}
+	printf("\n");
+}
+
+/*
+ * One line per recording site: hits counted in BPF, records delivered,
+ * records lost. With --count-only the counts are the output (stdout).
+ */
+static void report_sites(const struct bpfprobe_meta *meta,
+			 struct bpfprobe_records *recs)
+{
+	for (size_t i = 0; recs && i < bpfprobe_meta__site_cnt(meta); i++) {
+		const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
+		struct bpfprobe_site_stats st;
+
+		if (!s->has_record_id || bpfprobe_records__site_stats(recs, s, &st))
+			continue;
+		/* An object without per-site counters: the summary says it all. */
+		if (!st.counted && !opt.count_only)
+			continue;
+		if (opt.json) {
+			printf("{\"type\":\"%s\",\"program\":", opt.count_only ? "count" : "site");
+			print_json_str(s->program, strlen(s->program));
+			printf(",\"label\":");
+			print_json_str(s->label, strlen(s->label));
+			if (st.counted)
+				printf(",\"hits\":%llu", (unsigned long long)st.hits);
+			else
+				printf(",\"hits\":null");
+			if (!opt.count_only) {
+				printf(",\"records\":%llu", (unsigned long long)st.records);
+				if (st.counted)
+					printf(",\"lost_records\":%llu", (unsigned long long)st.lost);
+				else
+					printf(",\"lost_records\":null");
+			}
+			printf("}\n");
+			if (opt.count_only)
+				print_hist(recs, s);
+		} else if (opt.count_only) {
+			if (st.counted)
+				printf("%s (%s): %llu\n", s->program, s->label,
+				       (unsigned long long)st.hits);
+			else
+				printf("%s (%s): not counted (the object has no '%s' map)\n",
+				       s->program, s->label, BPFPROBE_SITES_MAP);
+			print_hist(recs, s);
+		} else if (st.counted) {
+			err_msg("%s: %llu hit%s, %llu record%s, %llu lost\n", s->program,
+				(unsigned long long)st.hits, st.hits == 1 ? "" : "s",
+				(unsigned long long)st.records, st.records == 1 ? "" : "s",
+				(unsigned long long)st.lost);
+		}
+	}
+	fflush(stdout);
+}
+
 static void report_losses(const struct bpfprobe_meta *meta,
 			  struct bpfprobe_records *recs, struct printk_reader *pr)
 {
@@ -986,6 +1215,7 @@ static void report_losses(const struct bpfprobe_meta *meta,
 
 	if (recs)
 		bpfprobe_records__stats(recs, &st);
+	report_sites(meta, recs);
 	if (opt.json) {
 		printf("{\"type\":\"summary\",\"records\":%llu,\"malformed_records\":%llu,",
 		       (unsigned long long)st.records, (unsigned long long)st.malformed);
@@ -1028,6 +1258,13 @@ static int parse_args(int argc, char **argv)
 		{ "check-kernel", no_argument, NULL, 'K' },
 		{ "no-printk", no_argument, NULL, 'P' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "count-only", no_argument, NULL, 'C' },
+		{ "hist", required_argument, NULL, 'H' },
+		{ "all-or-nothing", no_argument, NULL, 'a' },
+		{ "clang", required_argument, NULL, 'G' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "ring-size", required_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -1048,7 +1285,7 @@ static int parse_args(int argc, char **argv)
 		}
 		opt.cmd = argv + dd + 1;
 	}
-	while ((c = getopt_long(dd, argv, "vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(dd, argv, "vhe:L:V:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			errno = 0;
@@ -1072,6 +1309,47 @@ static int parse_args(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'c':
+			errno = 0;
+			opt.count = strtoull(optarg, &end, 10);
+			if (errno || *end || !opt.count || *optarg == '-') {
+				err_msg("--count wants a number of hits > 0, got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'C': opt.count_only = true; break;
+		case 'H': opt.hist = optarg; opt.count_only = true; break;
+		case 'a': opt.all_or_nothing = true; break;
+		case 'G': opt.clang = optarg; break;
+		case 'N': opt.no_cache = true; break;
+		case 'e':
+			if (opt.spec_cnt == sizeof(opt.specs) / sizeof(opt.specs[0])) {
+				err_msg("at most %zu -e specs\n", opt.spec_cnt);
+				return EXIT_USAGE;
+			}
+			opt.specs[opt.spec_cnt++] = optarg;
+			break;
+		case 'L':
+		case 'V':
+			opt.list_spec = optarg;
+			opt.list_vars = c == 'V';
+			break;
+		case 'R':
+			errno = 0;
+			opt.ring_size = strtoull(optarg, &end, 10);
+			if (*end == 'K' || *end == 'k')
+				opt.ring_size <<= 10, end++;
+			else if (*end == 'M' || *end == 'm')
+				opt.ring_size <<= 20, end++;
+			if (errno || *end || *optarg == '-' || !opt.ring_size ||
+			    (opt.ring_size & (opt.ring_size - 1)) ||
+			    opt.ring_size < (unsigned long long)sysconf(_SC_PAGESIZE) ||
+			    opt.ring_size > (1ull << 31)) {
+				err_msg("--ring-size wants a power of two from the page size to 2G, got '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'v': opt.verbose = true; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		default:
@@ -1079,14 +1357,21 @@ static int parse_args(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (opt.check_kernel)
+	if (opt.check_kernel || opt.list_spec)
 		return -1;
-	if (optind >= dd) {
+	if (opt.spec_cnt) {
+		if (optind < dd) {
+			err_msg("unexpected argument '%s': give -e specs or an object, not both; put the command after '--'\n",
+				argv[optind]);
+			return EXIT_USAGE;
+		}
+	} else if (optind >= dd) {
 		err_msg("no BPF object given\n");
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	opt.obj_path = argv[optind++];
+	if (!opt.spec_cnt)
+		opt.obj_path = argv[optind++];
 	if (optind < dd) {
 		err_msg("unexpected argument '%s'; put the command after '--'\n",
 			argv[optind]);
@@ -1098,6 +1383,10 @@ static int parse_args(int argc, char **argv)
 	}
 	if (opt.pid > 0 && opt.cmd) {
 		err_msg("--pid and a command exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (opt.count_only && opt.count) {
+		err_msg("--count-only and --count exclude each other\n");
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -1124,6 +1413,18 @@ int main(int argc, char **argv)
 	bpfprobe_set_print(runtime_print);
 	if (opt.check_kernel)
 		return check_kernel();
+	if (opt.list_spec)
+		return oneliner_list(opt.list_spec, opt.list_vars);
+	if (opt.spec_cnt) {
+		static char obj[4096];
+		struct oneliner_opts oo = { .clang = opt.clang, .no_cache = opt.no_cache,
+					    .verbose = opt.verbose, .hist = opt.hist != NULL };
+
+		ret = oneliner_build(opt.specs, opt.spec_cnt, &oo, obj, sizeof(obj));
+		if (ret)
+			return ret;
+		opt.obj_path = obj;
+	}
 	if (opt.dump)
 		return dump_metadata(opt.obj_path);
 
@@ -1166,16 +1467,47 @@ int main(int argc, char **argv)
 	if (opt.dry_run) {
 		BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = meta, .pid = opt.pid,
 			      .force = opt.force, .force_address = opt.force_address,
-			      .dry_run = true);
+			      .dry_run = true, .partial = !opt.all_or_nothing);
 
 		att = bpfprobe_object__attach(obj, &ao);
-		ret = att ? EXIT_OK : exit_for_errno(errno);
+		ret = att ? (bpfprobe_attachment__skipped_cnt(att) ? EXIT_PARTIAL : EXIT_OK)
+			  : exit_for_errno(errno);
 		goto out;
 	}
 
+	ret = bpfprobe_records__prepare(obj, meta, opt.ring_size);
+	if (ret) {
+		err_msg("cannot size the records maps: %s\n", strerror(-ret));
+		ret = EXIT_ERROR;
+		goto out;
+	}
 	ret = load_object(obj);
 	if (ret)
 		goto out;
+
+	/* Before attaching: the per-site limits and counts hold from hit 1. */
+	{
+		BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = opt.pid,
+			      .flags = opt.json ? BPFPROBE_FMT_JSON : 0,
+			      .limit = opt.count, .no_wakeup = true, .hist = opt.hist,
+			      .mode = opt.count_only ? BPFPROBE_SITE_COUNT
+						     : BPFPROBE_SITE_RECORD);
+
+		recs = bpfprobe_records__new(obj, meta, &ro);
+		if (!recs && opt.hist && (errno == EINVAL || errno == ENOENT)) {
+			if (errno == ENOENT)
+				err_msg("--hist: the object has no recording probe\n");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (!recs && errno != ENOENT) {
+			err_msg("cannot read records: %s\n", strerror(errno));
+			ret = EXIT_ERROR;
+			goto out;
+		}
+	}
+	/* Output is flushed once per read, not per line. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 
 	if (opt.cmd && (ret = command_fork(&cmd, opt.cmd))) {
 		err_msg("cannot fork: %s\n", strerror(-ret));
@@ -1193,7 +1525,8 @@ int main(int argc, char **argv)
 
 	{
 		BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = meta, .pid = opt.pid,
-			      .force = opt.force, .force_address = opt.force_address);
+			      .force = opt.force, .force_address = opt.force_address,
+			      .partial = !opt.all_or_nothing);
 
 		att = bpfprobe_object__attach(obj, &ao);
 		if (!att) {
@@ -1229,17 +1562,6 @@ int main(int argc, char **argv)
 		plain_links[plain_cnt++] = link;
 	}
 
-	{
-		BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = opt.pid,
-			      .flags = opt.json ? BPFPROBE_FMT_JSON : 0);
-
-		recs = bpfprobe_records__new(obj, meta, &ro);
-		if (!recs && errno != ENOENT) {
-			err_msg("cannot read records: %s\n", strerror(errno));
-			ret = EXIT_ERROR;
-			goto out;
-		}
-	}
 	if (printk && !opt.no_printk)
 		printk_open(pr);
 
@@ -1262,6 +1584,12 @@ int main(int argc, char **argv)
 	}
 	ret = stream(recs, pr, &cmd);
 	report_losses(meta, recs, pr);
+	if (!ret && bpfprobe_attachment__skipped_cnt(att)) {
+		err_msg("%zu of %zu probes could not attach (reported above); exit code %d\n",
+			bpfprobe_attachment__skipped_cnt(att), bpfprobe_meta__site_cnt(meta),
+			EXIT_PARTIAL);
+		ret = EXIT_PARTIAL;
+	}
 out:
 	command_abort(&cmd);
 	bpfprobe_records__free(recs);

@@ -20,6 +20,8 @@
 #endif
 #endif
 
+#include <bpfprobe/metadata.h>
+
 /** Declares a probe body: the annotation grammar is in docs/syntax.md. */
 #define BPF_PROBE(spec) __attribute__((bpfprobe(spec), used))
 
@@ -42,6 +44,32 @@ struct __bpfprobe_lost_map {
 	unsigned long long *value;
 };
 
+/* Per-site hit counts, hit limits and losses (BPFPROBE_SITES_MAP and
+ * struct bpfprobe_site_ctl in bpfprobe/metadata.h); bpfprobe-run sizes it
+ * to the number of recording sites and fills it before attaching. */
+struct __bpfprobe_sites_map {
+	int (*type)[1 /* BPF_MAP_TYPE_HASH */];
+	int (*max_entries)[64];
+	unsigned int *key;
+	struct bpfprobe_site_ctl *value;
+};
+
+/*
+ * log2 histograms of bpfprobe-run --hist (BPFPROBE_HIST_MAP in
+ * bpfprobe/metadata.h). Opt-in: with BPF_PROBE_HIST_MAP; in the file, each
+ * recording probe also computes its numeric arguments on a histogram path
+ * (more code and BPF stack); bpfprobe-run -e --hist declares it itself.
+ */
+struct __bpfprobe_hist_map {
+	int (*type)[1 /* BPF_MAP_TYPE_HASH */];
+	int (*max_entries)[4096];
+	unsigned long long *key;
+	unsigned long long *value;
+};
+#define BPF_PROBE_HIST_MAP                                                     \
+	struct __bpfprobe_hist_map bpfprobe_hist                               \
+		__attribute__((section(".maps")))
+
 #define __BPFPROBE_CAT2(a, b) a##b
 #define __BPFPROBE_CAT(a, b) __BPFPROBE_CAT2(a, b)
 
@@ -57,6 +85,8 @@ struct __bpfprobe_lost_map {
 	struct __bpfprobe_records_map bpfprobe_records                         \
 		__attribute__((section(".maps")));                             \
 	struct __bpfprobe_lost_map bpfprobe_lost                               \
+		__attribute__((section(".maps")));                             \
+	struct __bpfprobe_sites_map bpfprobe_sites                             \
 		__attribute__((section(".maps")));                             \
 	__attribute__((bpfprobe_record(spec), used)) int name(void *ctx)       \
 	{                                                                      \

@@ -97,6 +97,36 @@ struct bpfprobe_record_hdr {
 /* Recording probes take at most this many arguments (bits of faults). */
 #define BPFPROBE_RECORD_MAX_ARGS 64
 
+/*
+ * Optional per-site control of recording probes: a BPF_MAP_TYPE_HASH named
+ * BPFPROBE_SITES_MAP, key the site's record_id (__u32), value this struct.
+ * The loader fills one entry per recording site before attaching; a site
+ * without an entry records every hit and counts losses in bpfprobe_lost.
+ * Per hit the BPF side: skips the hit when limit != 0 and hits >= limit
+ * (the hit is not counted); else adds 1 to hits; returns when the
+ * BPFPROBE_SITE_COUNT_ONLY flag is set; else reserves a record (adding 1
+ * to lost when the ring buffer is full) and submits it with submit_flags
+ * (BPF_RB_NO_WAKEUP = 1: the reader polls on a timer).
+ */
+#define BPFPROBE_SITES_MAP "bpfprobe_sites"
+#define BPFPROBE_SITE_COUNT_ONLY 1ull
+/* With COUNT_ONLY: also add 1 to the log2 bucket of argument hist_arg in
+ * BPFPROBE_HIST_MAP (a HASH of __u64 key record_id << 32 | bucket to a
+ * __u64 count). Buckets as bpftrace's hist(): 0 for a negative value, 1 for
+ * 0, 2 + floor(log2(v)) otherwise. */
+#define BPFPROBE_SITE_HIST 2ull
+#define BPFPROBE_HIST_MAP "bpfprobe_hist"
+#define BPFPROBE_HIST_BUCKETS 66
+
+struct bpfprobe_site_ctl {
+	unsigned long long hits;         /* hits counted (not over limit) */
+	unsigned long long limit;        /* 0: no limit */
+	unsigned long long lost;         /* records the ring had no room for */
+	unsigned long long submit_flags; /* flags of bpf_ringbuf_submit */
+	unsigned long long flags;        /* BPFPROBE_SITE_* */
+	unsigned long long hist_arg;     /* BPFPROBE_SITE_HIST: argument index */
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -202,9 +202,16 @@ struct bpfprobe_attach_opts {
 	 * process, so force alone refuses it.
 	 */
 	bool force_address;
+	/**
+	 * Attach every site that passes its checks and attaches; report each
+	 * one that does not (with its reason) and skip it. NULL with errno only
+	 * when no site attached. Which sites were skipped, and why:
+	 * bpfprobe_attachment__site_err(). Off: all or nothing.
+	 */
+	bool partial;
 	size_t :0;
 };
-#define bpfprobe_attach_opts__last_field force_address
+#define bpfprobe_attach_opts__last_field partial
 
 /** The links of every attached site. */
 struct bpfprobe_attachment;
@@ -213,9 +220,9 @@ struct bpfprobe_attachment;
  * Checks every site of \p obj (which must be loaded, unless dry_run) and
  * attaches each one: uprobes at the binary's file offset of symbol+offset
  * (resolved from its ELF symbol table), kprobes at symbol+offset or
- * module:symbol+offset. All or nothing: every site is checked and every
- * refusal reported before the first error is returned; on failure nothing
- * stays attached.
+ * module:symbol+offset. All or nothing unless opts.partial: every site is
+ * checked and every refusal reported before the first error is returned;
+ * on failure nothing stays attached.
  *
  * Errors (NULL, errno): EINVAL bad options or no metadata source; ENODATA
  * object without `.bpfprobe`; EBADMSG corrupt metadata; ENOENT program,
@@ -234,6 +241,16 @@ BPFPROBE_API void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att);
 /** The metadata the attachment was made from (owned by it). */
 BPFPROBE_API const struct bpfprobe_meta *
 bpfprobe_attachment__meta(const struct bpfprobe_attachment *att);
+/**
+ * 0 when site \p idx of the metadata is attached (or would be, in a dry
+ * run); the -errno it was skipped for under opts.partial. -EINVAL: no
+ * such site.
+ */
+BPFPROBE_API int bpfprobe_attachment__site_err(const struct bpfprobe_attachment *att,
+					       size_t idx);
+/** Number of sites skipped under opts.partial. */
+BPFPROBE_API size_t
+bpfprobe_attachment__skipped_cnt(const struct bpfprobe_attachment *att);
 /** Number of links: one per attached site. */
 BPFPROBE_API size_t
 bpfprobe_attachment__link_cnt(const struct bpfprobe_attachment *att);
@@ -286,9 +303,57 @@ struct bpfprobe_records_opts {
 	unsigned int flags;
 	/** > 0: drop records of other processes. */
 	pid_t pid;
+	/**
+	 * > 0: only the first \c limit hits of each recording site are
+	 * recorded. Enforced in BPF (BPFPROBE_SITES_MAP) so a busy site's
+	 * later hits cost no ring space, and exactly here.
+	 */
+	__u64 limit;
+	/** enum bpfprobe_site_mode: what the BPF side does per hit. */
+	unsigned int mode;
+	/**
+	 * Submit records without waking the reader (BPF_RB_NO_WAKEUP): the
+	 * caller then consumes on a timer (a few ms) instead of polling
+	 * bpfprobe_records__fd(). One wake-up per record costs more than the
+	 * probe itself under load.
+	 */
+	bool no_wakeup;
+	/**
+	 * With mode BPFPROBE_SITE_COUNT: also keep a log2 histogram of this
+	 * argument (its name as records print it, its parameter name, or its
+	 * source text) of every recording site that has it, in
+	 * BPFPROBE_HIST_MAP; read with bpfprobe_records__site_hist().
+	 */
+	const char *hist;
 	size_t :0;
 };
-#define bpfprobe_records_opts__last_field pid
+#define bpfprobe_records_opts__last_field hist
+
+enum bpfprobe_site_mode {
+	BPFPROBE_SITE_RECORD = 0,     /**< one ring-buffer record per hit */
+	BPFPROBE_SITE_COUNT = 1,      /**< count hits in BPF; no records */
+};
+
+/** Counters of one recording site. */
+struct bpfprobe_site_stats {
+	__u64 hits;    /**< hits counted in BPF (up to the limit) */
+	__u64 records; /**< records delivered to the reader */
+	__u64 lost;    /**< records the ring buffer had no room for */
+	/** hits and lost are valid: the object has BPFPROBE_SITES_MAP. */
+	bool counted;
+};
+
+/**
+ * Before bpf_object__load(): sizes the records ring buffer to \p ring_size
+ * bytes (0: 512 KiB per recording site, at least 1 MiB, at most 64 MiB; a
+ * power of two of at least a page) and BPFPROBE_SITES_MAP to the number of
+ * recording sites. 0 or -errno (-EINVAL: not a power of two).
+ */
+BPFPROBE_API int bpfprobe_records__prepare(struct bpf_object *obj,
+					   const struct bpfprobe_meta *meta,
+					   size_t ring_size);
+/** The size bpfprobe_records__prepare() gives the ring for \p meta. */
+BPFPROBE_API size_t bpfprobe_records__default_size(const struct bpfprobe_meta *meta);
 
 struct bpfprobe_records_stats {
 	__u64 records;   /**< well-formed records delivered */
@@ -319,8 +384,11 @@ struct bpfprobe_records_stats {
 struct bpfprobe_records;
 
 /**
- * Opens the ring buffer of \p obj. NULL with errno ENOENT when the object
- * has no BPFPROBE_RECORDS_MAP map (it has no default-body probe).
+ * Opens the ring buffer of \p obj and, when the object has
+ * BPFPROBE_SITES_MAP, fills one entry per recording site with the options'
+ * limit, mode and wake-up flag: call it after loading and before attaching
+ * so every hit is counted. NULL with errno ENOENT when the object has no
+ * BPFPROBE_RECORDS_MAP map (it has no default-body probe).
  */
 BPFPROBE_API struct bpfprobe_records *
 bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
@@ -339,6 +407,23 @@ BPFPROBE_API int bpfprobe_records__consume(struct bpfprobe_records *recs);
 BPFPROBE_API int bpfprobe_records__fd(const struct bpfprobe_records *recs);
 BPFPROBE_API int bpfprobe_records__stats(const struct bpfprobe_records *recs,
 					 struct bpfprobe_records_stats *stats);
+/**
+ * Counters of recording site \p site (a site of the metadata). Read the
+ * BPF side's counts after the probes are detached or the traced process
+ * is gone for final figures.
+ */
+BPFPROBE_API int bpfprobe_records__site_stats(const struct bpfprobe_records *recs,
+					      const struct bpfprobe_site *site,
+					      struct bpfprobe_site_stats *stats);
+/**
+ * The log2 histogram of site \p site (opts.hist) into \p buckets
+ * (BPFPROBE_HIST_BUCKETS counts: bucket 0 negative values, 1 zero, k >= 2
+ * the values in [2^(k-2), 2^(k-1))). Returns the index of the argument
+ * histogrammed, -ENOENT when the site keeps no histogram.
+ */
+BPFPROBE_API int bpfprobe_records__site_hist(const struct bpfprobe_records *recs,
+					     const struct bpfprobe_site *site,
+					     __u64 *buckets);
 BPFPROBE_API void bpfprobe_records__free(struct bpfprobe_records *recs);
 
 #ifdef __cplusplus

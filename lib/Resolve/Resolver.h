@@ -218,6 +218,13 @@ llvm::Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                         const ArchABI &ABI, DebugInfo *DI,
                                         llvm::StringRef ConvName = "");
 
+/// For a user probe at symbol[+offset]: when its binary is at hand (a
+/// file at Spec.Binary), an error at the symbol unless the binary's .symtab
+/// or .dynsym defines it, saying "exists only inlined" when its DWARF has
+/// the function only as inlined copies (SymbolCheck.cpp). Success when the
+/// binary is not at hand or the name is not a plain C identifier.
+llvm::Error checkSymbolAtHand(const ProbeSpec &Spec);
+
 // Register values: where `$argN` can be read, `$retval` (and `%reg`:
 // registerOf), one implementation that every resolver calls
 // (RegisterValues.cpp), so that the calling-convention and the DWARF

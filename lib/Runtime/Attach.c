@@ -13,7 +13,9 @@
  * corrupts the process; `force_address` is needed too for such a site.
  *
  * Order: check every site (reporting every refusal), then attach all; on
- * the first attach failure everything attached so far is detached.
+ * the first attach failure everything attached so far is detached. With
+ * `partial`, a site that fails its check or its attach is reported and
+ * skipped, and the others attach.
  */
 #include "Internal.h"
 
@@ -30,6 +32,8 @@ struct bpfprobe_attachment {
 	const struct bpfprobe_meta *meta;
 	struct bpf_link **links;
 	size_t link_cnt;
+	int *site_err;      /* per site of meta: 0, or why it was skipped */
+	size_t skipped_cnt;
 };
 
 /* One binary named by one or more uprobe sites, opened once. */
@@ -242,10 +246,20 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 	if (n < 0)
 		return refuse(c, s, false, NULL, n, "cannot read the symbol table of %s: %s",
 			      b->path, strerror(-n));
-	if (n == 0)
+	if (n == 0) {
+		const void *d;
+		size_t sz;
+
+		/* A binary with a symbol table that lacks the function:
+		 * inlined everywhere is the usual reason, not a strip. */
+		if (bpfprobe_elf_section(b->elf, ".symtab", &d, &sz) == 0)
+			return refuse(c, s, false, NULL, -ENOENT,
+				      "symbol '%s' not found in %s: exists only inlined? (its symbol table has no such function, so there is no symbol to attach to: probe a source line in it, or a caller), or it was renamed or removed since the probe was built",
+				      s->symbol, s->target);
 		return refuse(c, s, false, NULL, -ENOENT,
-			      "symbol '%s' not found in %s (neither .symtab nor .dynsym); the binary changed or is stripped",
-			      s->symbol, b->path);
+			      "symbol '%s' not found in %s: the binary is stripped (no .symtab) and does not export it in .dynsym; probe an unstripped build",
+			      s->symbol, s->target);
+	}
 	if (n == 1) {
 		sym = &syms[0];
 	} else {
@@ -450,6 +464,7 @@ void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att)
 	for (size_t i = 0; i < att->link_cnt; i++)
 		bpf_link__destroy(att->links[i]);
 	free(att->links);
+	free(att->site_err);
 	bpfprobe_meta__free(att->own_meta);
 	free(att);
 }
@@ -471,6 +486,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	char why[512];
 	size_t n;
 	int first_err = 0, err;
+	bool partial;
 
 	if (!OPTS_VALID(opts, bpfprobe_attach_opts))
 		return fail(NULL, -EINVAL);
@@ -478,6 +494,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	c.force_address = OPTS_GET(opts, force_address, false);
 	c.dry_run = OPTS_GET(opts, dry_run, false);
 	c.pid = OPTS_GET(opts, pid, 0);
+	partial = OPTS_GET(opts, partial, false);
 	if (!obj && !c.dry_run) {
 		pr_warn("bpfprobe_object__attach: no bpf_object (only a dry run works without one)\n");
 		return fail(NULL, -EINVAL);
@@ -514,7 +531,8 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	c.bins = calloc(n, sizeof(*c.bins));
 	c.plans = calloc(n, sizeof(*c.plans));
 	att->links = calloc(n, sizeof(*att->links));
-	if (!c.bins || !c.plans || !att->links) {
+	att->site_err = calloc(n + 1, sizeof(*att->site_err));
+	if (!c.bins || !c.plans || !att->links || !att->site_err) {
 		first_err = -ENOMEM;
 		goto out;
 	}
@@ -544,14 +562,21 @@ bpfprobe_object__attach(struct bpf_object *obj,
 		}
 		if (err && !first_err)
 			first_err = err;
+		if (err && partial) {
+			att->site_err[i] = err;
+			att->skipped_cnt++;
+		}
 	}
-	if (first_err)
+	if (first_err && (!partial || att->skipped_cnt == n))
 		goto out;
+	first_err = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct plan *p = &c.plans[i];
 		char where[PATH_MAX + 128];
 
+		if (att->site_err[i])
+			continue;
 		describe(p, where, sizeof(where));
 		if (c.dry_run) {
 			pr_info("would attach '%s' as %s%s\n", p->site->program, where,
@@ -559,6 +584,13 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			continue;
 		}
 		err = attach_site(&c, p, &att->links[att->link_cnt]);
+		if (err && partial) {
+			att->site_err[i] = err;
+			att->skipped_cnt++;
+			if (!first_err)
+				first_err = err;
+			continue;
+		}
 		if (err) {
 			first_err = err;
 			goto out;
@@ -566,6 +598,14 @@ bpfprobe_object__attach(struct bpf_object *obj,
 		att->link_cnt++;
 		pr_debug("attached '%s' as %s\n", p->site->program, where);
 	}
+	/* Partial: an error only when nothing attached. */
+	if (partial && att->skipped_cnt < n)
+		first_err = 0;
+	for (size_t i = 0; partial && !first_err && i < n; i++)
+		if (att->site_err[i])
+			pr_warn("probe '%s' skipped; the other probes %s\n",
+				bpfprobe_meta__site(c.meta, i)->program,
+				c.dry_run ? "would attach" : "are attached");
 out:
 	for (size_t i = 0; c.bins && i < c.bin_cnt; i++)
 		bpfprobe_elf_close(c.bins[i].elf);
@@ -595,4 +635,17 @@ struct bpf_link *bpfprobe_attachment__link(const struct bpfprobe_attachment *att
 		return NULL;
 	}
 	return att->links[idx];
+}
+
+int bpfprobe_attachment__site_err(const struct bpfprobe_attachment *att,
+				  size_t idx)
+{
+	if (!att || idx >= bpfprobe_meta__site_cnt(att->meta))
+		return -EINVAL;
+	return att->site_err[idx];
+}
+
+size_t bpfprobe_attachment__skipped_cnt(const struct bpfprobe_attachment *att)
+{
+	return att ? att->skipped_cnt : 0;
 }

@@ -32,7 +32,149 @@ struct bpfprobe_records {
 	struct bpfprobe_records_stats stats;
 	char *line;
 	size_t line_sz;
+	int sites_fd; /* BPFPROBE_SITES_MAP, or -1 */
+	int hist_fd;  /* BPFPROBE_HIST_MAP, or -1 */
+	int *hist_arg; /* per site of meta: the argument histogrammed, or -1 */
+	__u64 limit;
+	__u64 *site_records; /* per site of meta: records delivered */
 };
+
+/* Index of \p site in the metadata, or -1. */
+static long site_index(const struct bpfprobe_meta *meta,
+		       const struct bpfprobe_site *site)
+{
+	size_t n = bpfprobe_meta__site_cnt(meta);
+
+	if (!site || !n)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (bpfprobe_meta__site(meta, i) == site)
+			return (long)i;
+	return -1;
+}
+
+static size_t record_site_cnt(const struct bpfprobe_meta *meta)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++)
+		n += bpfprobe_meta__site(meta, i)->has_record_id;
+	return n;
+}
+
+size_t bpfprobe_records__default_size(const struct bpfprobe_meta *meta)
+{
+	size_t want = record_site_cnt(meta) * (512u << 10), size = 1u << 20;
+
+	while (size < want && size < (64u << 20))
+		size <<= 1;
+	return size;
+}
+
+int bpfprobe_records__prepare(struct bpf_object *obj,
+			      const struct bpfprobe_meta *meta, size_t ring_size)
+{
+	struct bpf_map *map;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t sites;
+	int err;
+
+	if (!obj || !meta)
+		return -EINVAL;
+	if (!ring_size)
+		ring_size = bpfprobe_records__default_size(meta);
+	if ((ring_size & (ring_size - 1)) || ring_size < (size_t)page ||
+	    ring_size > (1ull << 31))
+		return -EINVAL;
+	map = bpf_object__find_map_by_name(obj, BPFPROBE_RECORDS_MAP);
+	if (map && (err = bpf_map__set_max_entries(map, (__u32)ring_size)))
+		return err;
+	map = bpf_object__find_map_by_name(obj, BPFPROBE_SITES_MAP);
+	sites = record_site_cnt(meta);
+	if (map && (err = bpf_map__set_max_entries(map, sites ? (__u32)sites : 1)))
+		return err;
+	map = bpf_object__find_map_by_name(obj, BPFPROBE_HIST_MAP);
+	if (map && (err = bpf_map__set_max_entries(
+			    map, (sites ? (__u32)sites : 1) * BPFPROBE_HIST_BUCKETS)))
+		return err;
+	return 0;
+}
+
+/* One entry per recording site, before anything is attached. */
+static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
+		      const struct bpfprobe_records_opts *opts)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, BPFPROBE_SITES_MAP);
+	const char *hist = OPTS_GET(opts, hist, NULL);
+	struct bpf_map *hmap = bpf_object__find_map_by_name(obj, BPFPROBE_HIST_MAP);
+	bool hist_found = false;
+
+	r->sites_fd = -1;
+	r->hist_fd = hmap && bpf_map__type(hmap) == BPF_MAP_TYPE_HASH &&
+			     bpf_map__key_size(hmap) == 8 && bpf_map__value_size(hmap) == 8
+		     ? bpf_map__fd(hmap) : -1;
+	for (size_t i = 0; i < bpfprobe_meta__site_cnt(r->meta); i++)
+		r->hist_arg[i] = -1;
+	if (hist && (!map || r->hist_fd < 0)) {
+		pr_warn("--hist needs the '%s' and '%s' maps: declare BPF_PROBE_HIST_MAP; beside the BPF_PROBE_RECORD probes (bpfprobe.h)\n",
+			BPFPROBE_SITES_MAP, BPFPROBE_HIST_MAP);
+		return -EINVAL;
+	}
+	if (!map)
+		return 0;
+	if (bpf_map__type(map) != BPF_MAP_TYPE_HASH ||
+	    bpf_map__key_size(map) != sizeof(__u32) ||
+	    bpf_map__value_size(map) != sizeof(struct bpfprobe_site_ctl)) {
+		pr_warn("map '%s' is not a HASH of __u32 to struct bpfprobe_site_ctl; per-site counts and limits are off\n",
+			BPFPROBE_SITES_MAP);
+		return 0;
+	}
+	r->sites_fd = bpf_map__fd(map);
+	for (size_t i = 0; i < bpfprobe_meta__site_cnt(r->meta); i++) {
+		const struct bpfprobe_site *s = bpfprobe_meta__site(r->meta, i);
+		struct bpfprobe_site_ctl ctl = {
+			.limit = OPTS_GET(opts, limit, 0),
+			.submit_flags = OPTS_GET(opts, no_wakeup, false) ? BPF_RB_NO_WAKEUP : 0,
+			.flags = OPTS_GET(opts, mode, 0) == BPFPROBE_SITE_COUNT
+					 ? BPFPROBE_SITE_COUNT_ONLY : 0,
+		};
+		__u32 key;
+
+		if (!s->has_record_id)
+			continue;
+		for (size_t a = 0; hist && a < s->arg_cnt; a++) {
+			const char *t = s->args[a].type;
+
+			if (strcmp(hist, s->arg_labels[a]) && strcmp(hist, s->args[a].name) &&
+			    strcmp(hist, s->args[a].text))
+				continue;
+			if (!strcmp(t, "string") || !strcmp(t, "ustring")) {
+				pr_warn("--hist %s: in probe '%s' it is a string; a histogram needs a number\n",
+					hist, s->program);
+				return -EINVAL;
+			}
+			ctl.flags |= BPFPROBE_SITE_HIST;
+			ctl.hist_arg = a;
+			r->hist_arg[i] = (int)a;
+			hist_found = true;
+			break;
+		}
+		key = s->record_id;
+		if (bpf_map_update_elem(r->sites_fd, &key, &ctl, BPF_ANY)) {
+			int err = -errno;
+
+			pr_warn("cannot fill '%s' for site '%s': %s\n",
+				BPFPROBE_SITES_MAP, s->program, strerror(-err));
+			return err;
+		}
+	}
+	if (hist && !hist_found) {
+		pr_warn("--hist %s: no recording probe has such an argument; name one as the records print it (e.g. 'weight', 'arg1') or as written in the spec\n",
+			hist);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int handle_record(struct bpfprobe_records *r, void *data, size_t size);
 
@@ -75,11 +217,21 @@ static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 		r->stats.filtered++;
 		return 0;
 	}
-	r->stats.records++;
-	if (r->fn) {
-		site = bpfprobe_meta__find_record(r->meta, hdr->record_id);
-		return r->fn(r->ctx, site, hdr, data, size);
+	site = bpfprobe_meta__find_record(r->meta, hdr->record_id);
+	{
+		long i = site_index(r->meta, site);
+
+		/* The BPF side may let a few more through racing CPUs. */
+		if (i >= 0 && r->limit && r->site_records[i] >= r->limit) {
+			r->stats.filtered++;
+			return 0;
+		}
+		if (i >= 0)
+			r->site_records[i]++;
 	}
+	r->stats.records++;
+	if (r->fn)
+		return r->fn(r->ctx, site, hdr, data, size);
 	if ((size_t)n >= r->line_sz) {
 		char *bigger = realloc(r->line, n + 1);
 
@@ -90,8 +242,8 @@ static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 		bpfprobe_record__snprintf(r->meta, data, size, r->line, r->line_sz,
 					  r->flags);
 	}
+	/* Buffered: the caller flushes once per batch, not per record. */
 	fprintf(r->out, "%s\n", r->line);
-	fflush(r->out);
 	return 0;
 }
 
@@ -129,11 +281,18 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	r->out = OPTS_GET(opts, out, NULL) ?: stdout;
 	r->flags = OPTS_GET(opts, flags, 0);
 	r->pid = OPTS_GET(opts, pid, 0);
+	r->limit = OPTS_GET(opts, limit, 0);
 	r->self = getpid();
+	r->site_records = calloc(bpfprobe_meta__site_cnt(meta) + 1,
+				 sizeof(*r->site_records));
+	r->hist_arg = calloc(bpfprobe_meta__site_cnt(meta) + 1, sizeof(*r->hist_arg));
 	r->lost_fd = -1;
 	r->line_sz = 512;
 	r->line = malloc(r->line_sz);
-	if (!r->line) {
+	if (!r->line || !r->site_records || !r->hist_arg) {
+		free(r->line);
+		free(r->site_records);
+		free(r->hist_arg);
 		free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -143,6 +302,8 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 		err = errno;
 		pr_warn("cannot open ring buffer '%s': %s (is the object loaded?)\n",
 			BPFPROBE_RECORDS_MAP, strerror(err));
+		free(r->site_records);
+		free(r->hist_arg);
 		free(r->line);
 		free(r);
 		errno = err;
@@ -157,6 +318,12 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	} else if (map) {
 		pr_warn("map '%s' is not an ARRAY or PERCPU_ARRAY of __u64; lost records cannot be counted\n",
 			BPFPROBE_LOST_MAP);
+	}
+	err = fill_sites(r, obj, opts);
+	if (err) {
+		bpfprobe_records__free(r);
+		errno = -err;
+		return NULL;
 	}
 	return r;
 }
@@ -196,6 +363,16 @@ int bpfprobe_records__stats(const struct bpfprobe_records *r,
 	*stats = r->stats;
 	stats->lost = 0;
 	stats->lost_counted = false;
+	/* Sites with an entry in BPFPROBE_SITES_MAP count their own losses. */
+	for (size_t i = 0; r->sites_fd >= 0 && i < bpfprobe_meta__site_cnt(r->meta); i++) {
+		struct bpfprobe_site_stats st;
+
+		if (!bpfprobe_records__site_stats(r, bpfprobe_meta__site(r->meta, i), &st) &&
+		    st.counted) {
+			stats->lost += st.lost;
+			stats->lost_counted = true;
+		}
+	}
 	if (r->lost_fd < 0)
 		return 0;
 	if (r->lost_percpu) {
@@ -213,16 +390,71 @@ int bpfprobe_records__stats(const struct bpfprobe_records *r,
 			stats->lost_counted = true;
 		}
 		free(vals);
-	} else if (!bpf_map_lookup_elem(r->lost_fd, &key, &stats->lost)) {
-		stats->lost_counted = true;
+	} else {
+		__u64 v;
+
+		if (!bpf_map_lookup_elem(r->lost_fd, &key, &v)) {
+			stats->lost += v;
+			stats->lost_counted = true;
+		}
 	}
 	return 0;
+}
+
+int bpfprobe_records__site_stats(const struct bpfprobe_records *r,
+				 const struct bpfprobe_site *site,
+				 struct bpfprobe_site_stats *st)
+{
+	struct bpfprobe_site_ctl ctl;
+	long i;
+	__u32 key;
+
+	if (!r || !site || !st)
+		return -EINVAL;
+	i = site_index(r->meta, site);
+	if (i < 0 || !site->has_record_id)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->records = r->site_records[i];
+	key = site->record_id;
+	if (r->sites_fd >= 0 && !bpf_map_lookup_elem(r->sites_fd, &key, &ctl)) {
+		st->hits = ctl.hits;
+		st->lost = ctl.lost;
+		st->counted = true;
+	}
+	return 0;
+}
+
+int bpfprobe_records__site_hist(const struct bpfprobe_records *r,
+				const struct bpfprobe_site *site, __u64 *buckets)
+{
+	__u64 key, next, val, *prev = NULL;
+	long i;
+
+	if (!r || !site || !buckets)
+		return -EINVAL;
+	i = site_index(r->meta, site);
+	if (i < 0 || r->hist_fd < 0 || r->hist_arg[i] < 0)
+		return -ENOENT;
+	memset(buckets, 0, BPFPROBE_HIST_BUCKETS * sizeof(*buckets));
+	while (!bpf_map_get_next_key(r->hist_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if ((key >> 32) != site->record_id ||
+		    (key & 0xffffffffu) >= BPFPROBE_HIST_BUCKETS)
+			continue;
+		if (!bpf_map_lookup_elem(r->hist_fd, &key, &val))
+			buckets[key & 0xffffffffu] = val;
+	}
+	return r->hist_arg[i];
 }
 
 void bpfprobe_records__free(struct bpfprobe_records *r)
 {
 	if (!r)
 		return;
+	free(r->site_records);
+	free(r->hist_arg);
 	ring_buffer__free(r->rb);
 	free(r->line);
 	free(r);
