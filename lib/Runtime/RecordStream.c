@@ -222,6 +222,8 @@ static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 		long i = site_index(r->meta, site);
 
 		/* The BPF side may let a few more through racing CPUs. */
+		if (!r->site_records)
+			i = -1; /* no per-site counts kept */
 		if (i >= 0 && r->limit && r->site_records[i] >= r->limit) {
 			r->stats.filtered++;
 			return 0;

@@ -101,7 +101,10 @@ add_custom_command(OUTPUT ${out}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/bin
   COMMAND ${fz_cc} -std=gnu11 ${fz_flags} ${fz_link_flags} ${rec_includes}
     -MD -MF ${out}.d ${rec_sources} ${rec_libs} -lbpf -o ${out}
-  DEPENDS ${rec_sources}
+  # One depfile cannot list the headers of several sources: name the
+  # sources the fuzzer includes, and the runtime's headers, here.
+  DEPENDS ${rec_sources} ${PROJECT_SOURCE_DIR}/lib/Runtime/RecordStream.c
+    ${PROJECT_SOURCE_DIR}/lib/Runtime/Internal.h
   DEPFILE ${out}.d
   COMMENT "Building libFuzzer target bpfprobe-record-fuzzer"
   VERBATIM)
