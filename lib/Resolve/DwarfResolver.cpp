@@ -956,6 +956,18 @@ LocationContext DwarfResolver::locationContext(const Site &S) {
   if (!TargetFrames && &DI.targetObject() != &DI.debugObject())
     TargetFrames = DWARFContext::create(DI.targetObject());
   C.TargetFrames = TargetFrames.get();
+  C.UserSpace = isUserProbe(Spec.Kind);
+  C.FunctionAddress = [this](StringRef Name) -> std::optional<uint64_t> {
+    std::optional<uint64_t> Found;
+    for (const ElfSymbol &Y : DI.findSymbol(Name)) {
+      if (!Y.IsFunction)
+        continue;
+      if (Found && *Found != Y.Address)
+        return std::nullopt; // two functions of that name
+      Found = Y.Address;
+    }
+    return Found;
+  };
   return C;
 }
 
@@ -963,10 +975,8 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
                                                 const SpecExpr &E) {
   std::string Name = E.Name;
   if (auto CV = Var.find(dwarf::DW_AT_const_value)) {
-    if (auto V = CV->getAsSignedConstant())
+    if (auto V = constantValue(*CV))
       return Located::value(FetchExpr::constant(*V));
-    if (auto V = CV->getAsUnsignedConstant())
-      return Located::value(FetchExpr::constant(int64_t(*V)));
     return errorAt(E.Range, "'" + Name + "' is a constant DWARF describes "
                             "as a block of bytes, which is not supported");
   }
@@ -999,12 +1009,12 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
   if (Merged.size() > ShownRanges)
     Available += " and " + std::to_string(Merged.size() - ShownRanges) +
                  " more";
-  for (const DWARFLocationExpression &L : *Locs) {
-    if (L.Range && (S.Address < L.Range->LowPC ||
-                    S.Address >= L.Range->HighPC))
-      continue;
-    if (L.Expr.empty())
-      break;
+  // The entry gdb uses at this address (list order, and an empty range at
+  // the function's entry).
+  const DWARFLocationExpression *Found =
+      findLocationAt(*Locs, S.Address, functionEntry(S.Subprogram));
+  if (Found && !Found->Expr.empty()) {
+    const DWARFLocationExpression &L = *Found;
     LocationContext Ctx = locationContext(S);
     // DW_OP_addrx indexes the .debug_addr of the variable's own unit (a
     // global may be defined in another unit than the probe's).
@@ -1014,9 +1024,8 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
     if (!Loc)
       return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
                                   ": " + toString(Loc.takeError()));
-    if (Loc->Kind == Located::Optimized)
-      break;
-    return std::move(*Loc);
+    if (Loc->Kind != Located::Optimized)
+      return std::move(*Loc);
   }
   return notHereAt(E.Range,
                  "'" + Name + "' is optimized out at " + S.Where +
@@ -1041,11 +1050,9 @@ std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
     if (V.find(dwarf::DW_AT_const_value)) {
       VV.Available = true;
     } else if (auto Locs = V.getLocations(dwarf::DW_AT_location)) {
-      for (const auto &L : *Locs)
-        if (!L.Expr.empty() &&
-            (!L.Range || (S.Address >= L.Range->LowPC &&
-                          S.Address < L.Range->HighPC)))
-          VV.Available = true;
+      const DWARFLocationExpression *L =
+          findLocationAt(*Locs, S.Address, functionEntry(S.Subprogram));
+      VV.Available = L && !L->Expr.empty();
     } else {
       consumeError(Locs.takeError());
     }
