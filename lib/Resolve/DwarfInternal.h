@@ -101,9 +101,15 @@ struct LocationContext {
   /// through it. Unset: the probe's pt_regs.
   std::function<llvm::Expected<std::unique_ptr<FetchExpr>>(unsigned DwarfReg)>
       FrameRegister;
+  /// How many callers up FrameRegister reads (DW_OP_entry_value in a
+  /// DW_AT_call_value goes one further).
+  unsigned CallerDepth = 0;
   /// The address of the function symbol of that name, when exactly one
   /// exists (a DW_TAG_call_site's DW_AT_call_origin that is a declaration).
   std::function<std::optional<uint64_t>(llvm::StringRef)> FunctionAddress;
+  /// The probed binary (its code: the call instruction before a return
+  /// address).
+  const llvm::object::ObjectFile *Target = nullptr;
 };
 
 /// Evaluates one DWARF location expression at Ctx.PC. Errors are plain

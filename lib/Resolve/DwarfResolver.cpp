@@ -957,6 +957,7 @@ LocationContext DwarfResolver::locationContext(const Site &S) {
     TargetFrames = DWARFContext::create(DI.targetObject());
   C.TargetFrames = TargetFrames.get();
   C.UserSpace = isUserProbe(Spec.Kind);
+  C.Target = &DI.targetObject();
   C.FunctionAddress = [this](StringRef Name) -> std::optional<uint64_t> {
     std::optional<uint64_t> Found;
     for (const ElfSymbol &Y : DI.findSymbol(Name)) {

@@ -24,15 +24,19 @@
 ///   base and CFA at the call, computed from those registers.
 /// - Candidates are the direct, non-tail call sites whose DW_AT_call_origin
 ///   is F (the DIE itself, its abstract origin or specification, or a
-///   declaration whose symbol is F's entry address). A return address that
+///   declaration whose symbol is F's entry address) and, on x86-64, whose
+///   call instruction (the `call rel32` before the return address, read
+///   from the binary) goes to F's entry -- gdb's check of the call site's
+///   target against the frame's function; a clone sharing F's abstract
+///   origin never qualifies. Other architectures rely on the DWARF match. A return address that
 ///   matches none of them (an indirect call, a caller without call-site
 ///   information, a tail call into F, a nested entry value in the caller)
 ///   makes the value a fault -- a read of address 0 -- never a guess.
 /// - As gdb, a function that can call itself through a tail call is
 ///   refused (its return address does not identify its entry).
 ///
-/// Limits: one caller level (a DW_AT_call_value that is itself an entry
-/// value is not followed); registers only (DW_OP_entry_value of a
+/// Limits: a DW_AT_call_value that is itself an entry value is followed
+/// one caller further (MaxCallerDepth), not more; registers only (DW_OP_entry_value of a
 /// dereferenced DW_OP_bregN, DW_AT_call_data_value, is refused); user-space
 /// probes only (a kernel's return addresses move with KASLR); on a binary
 /// with more than MaxScannedUnits compilation units only F's own unit is
@@ -49,6 +53,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+#include "llvm/Object/ObjectFile.h"
 
 #include <functional>
 
@@ -62,6 +67,9 @@ static Error fail(const Twine &Msg) {
 
 /// Above this many units only the callee's own unit is searched.
 constexpr size_t MaxScannedUnits = 2000;
+/// Call values that are entry values themselves are followed this many
+/// calls up.
+constexpr unsigned MaxCallerDepth = 2;
 /// At most this many callers become branches of the select.
 constexpr size_t MaxCallers = 24;
 
@@ -115,6 +123,35 @@ static bool targetsFunction(DWARFDie Site, DWARFDie F, uint64_t Entry,
     return false;
   std::optional<uint64_t> A = Ctx.FunctionAddress(Name);
   return A && *A == Entry;
+}
+
+/// Where the call instruction that returns to ReturnPC goes, read from
+/// the binary's code: x86-64's direct `call rel32` (e8) only. nullopt for
+/// anything else (an indirect call, a PLT stub is a different address, an
+/// architecture this does not decode).
+static std::optional<uint64_t> directCallTarget(const LocationContext &Ctx,
+                                                uint64_t ReturnPC) {
+  if (!Ctx.Target || StringRef(Ctx.ABI->Name) != "x86_64" || ReturnPC < 5)
+    return std::nullopt;
+  uint64_t At = ReturnPC - 5;
+  for (const object::SectionRef &Sec : Ctx.Target->sections()) {
+    if (!Sec.isText() || At < Sec.getAddress() ||
+        ReturnPC > Sec.getAddress() + Sec.getSize())
+      continue;
+    Expected<StringRef> Data = Sec.getContents();
+    if (!Data) {
+      consumeError(Data.takeError());
+      return std::nullopt;
+    }
+    const uint8_t *P =
+        reinterpret_cast<const uint8_t *>(Data->data()) + (At - Sec.getAddress());
+    if (P[0] != 0xe8)
+      return std::nullopt;
+    int32_t Rel = int32_t(uint32_t(P[1]) | uint32_t(P[2]) << 8 |
+                          uint32_t(P[3]) << 16 | uint32_t(P[4]) << 24);
+    return ReturnPC + int64_t(Rel);
+  }
+  return std::nullopt;
 }
 
 static bool isTailCall(DWARFDie Site) {
@@ -173,21 +210,28 @@ static std::optional<ArrayRef<uint8_t>> callValue(DWARFDie Site,
 Expected<std::unique_ptr<FetchExpr>>
 entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
   const ArchABI &ABI = *Ctx.ABI;
-  if (Ctx.FrameRegister)
-    return fail("it is a caller's own entry value, which bpfprobe does not "
-                "follow further up the stack");
+  if (Ctx.CallerDepth >= MaxCallerDepth)
+    return fail("its callers' values are entry values of their own callers, "
+                "which bpfprobe follows only " + Twine(MaxCallerDepth) +
+                " calls up");
+  // A register of the frame the expression is in (the probe's, or a
+  // caller's when a call value is itself an entry value).
+  auto ThisFrame = [&Ctx, &ABI](unsigned R)
+      -> Expected<std::unique_ptr<FetchExpr>> {
+    if (Ctx.FrameRegister)
+      return Ctx.FrameRegister(R);
+    int Idx = ABI.findDwarfReg(R);
+    if (Idx < 0)
+      return fail("DWARF register " + Twine(R) + " is not in struct pt_regs");
+    return FetchExpr::reg(Idx);
+  };
   DWARFDie F = Ctx.Subprogram;
   std::optional<uint64_t> Entry = functionEntry(F);
   if (!F || !Entry)
     return fail("the function's entry address is not in the debug info");
   // At the entry itself the register still holds it.
-  if (Ctx.PC == *Entry) {
-    int Idx = ABI.findDwarfReg(DwarfReg);
-    if (Idx < 0)
-      return fail("DWARF register " + Twine(DwarfReg) +
-                  " is not in struct pt_regs");
-    return FetchExpr::reg(Idx);
-  }
+  if (Ctx.PC == *Entry)
+    return ThisFrame(DwarfReg);
   if (!Ctx.UserSpace)
     return fail("its callers' values are found by return address, which "
                 "KASLR moves in a kernel");
@@ -202,10 +246,12 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
       RARule->Deref)
     RA = FetchExpr::deref(FetchExpr::add(U->CFA->clone(), RARule->Offset),
                           ABI.PointerSize);
-  else if ((!RARule || RARule->Kind == dwarf::UnwindLocation::Same) &&
-           ABI.findDwarfReg(U->ReturnAddressReg) >= 0)
-    RA = FetchExpr::reg(ABI.findDwarfReg(U->ReturnAddressReg));
-  else
+  else if (!RARule || RARule->Kind == dwarf::UnwindLocation::Same) {
+    auto R = ThisFrame(U->ReturnAddressReg);
+    if (!R)
+      return R.takeError();
+    RA = std::move(*R);
+  } else
     return fail("the call frame information at 0x" + utohexstr(Ctx.PC) +
                 " does not say where the return address is");
 
@@ -213,9 +259,10 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
   int SPDwarf = ABI.reg(ABI.SPReg).DwarfNum;
   std::shared_ptr<FetchExpr> CFA(U->CFA->clone().release());
   auto RuleOf = U->RuleOf;
+  auto Inner = Ctx.FrameRegister;
   auto CallerRegister =
-      [&ABI, CFA, RuleOf,
-       SPDwarf](unsigned R) -> Expected<std::unique_ptr<FetchExpr>> {
+      [&ABI, CFA, RuleOf, SPDwarf,
+       Inner](unsigned R) -> Expected<std::unique_ptr<FetchExpr>> {
     if (int(R) == SPDwarf)
       return CFA->clone();
     int Idx = ABI.findDwarfReg(R);
@@ -230,8 +277,12 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
     // takes it. For a callee-saved register that is exact; a compiler
     // names a call-clobbered one in DW_AT_call_value only when it knows the
     // callee leaves it alone (gcc's -fipa-ra).
-    if ((!Rule || Rule->Kind == dwarf::UnwindLocation::Same) && Idx >= 0)
-      return FetchExpr::reg(Idx);
+    if (!Rule || Rule->Kind == dwarf::UnwindLocation::Same) {
+      if (Inner)
+        return Inner(R);
+      if (Idx >= 0)
+        return FetchExpr::reg(Idx);
+    }
     return fail("the caller's " + Name + " is not recoverable in the callee");
   };
 
@@ -259,6 +310,12 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
           continue;
         }
         std::optional<uint64_t> Ret = returnPC(C);
+        // As gdb checks the call site's target against the function of the
+        // frame: the instruction before the return address must call F (a
+        // clone sharing F's abstract origin does not qualify).
+        if (Ret && StringRef(ABI.Name) == "x86_64" &&
+            directCallTarget(Ctx, *Ret) != Entry)
+          continue;
         std::optional<ArrayRef<uint8_t>> Value = callValue(C, DwarfReg);
         ++Seen;
         if (!Ret || !Value || !CallerFn) {
@@ -276,6 +333,7 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
         CC.Subprogram = CallerFn;
         CC.Unit = C.getDwarfUnit();
         CC.FrameRegister = CallerRegister;
+        CC.CallerDepth = Ctx.CallerDepth + 1;
         auto L = evaluateLocation(Expr, CC);
         if (!L) {
           if (FirstReason.empty())
