@@ -32,8 +32,10 @@
 ///   matches none of them (an indirect call, a caller without call-site
 ///   information, a tail call into F, a nested entry value in the caller)
 ///   makes the value a fault -- a read of address 0 -- never a guess.
-/// - As gdb, a function that can call itself through a tail call is
-///   refused (its return address does not identify its entry).
+/// - As gdb (func_verify_no_selftailcall), a function that can reach
+///   itself through a chain of tail calls, or reach a tail call through a
+///   pointer, is refused: its return address may belong to an earlier
+///   activation than the one the probe is in.
 ///
 /// Limits: a DW_AT_call_value that is itself an entry value is followed
 /// one caller further (MaxCallerDepth), not more; registers only (DW_OP_entry_value of a
@@ -56,6 +58,8 @@
 #include "llvm/Object/ObjectFile.h"
 
 #include <functional>
+#include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -152,6 +156,24 @@ static std::optional<uint64_t> directCallTarget(const LocationContext &Ctx,
     return ReturnPC + int64_t(Rel);
   }
   return std::nullopt;
+}
+
+/// The entry address of the function a call site calls: its origin's
+/// DW_AT_low_pc, or the symbol of its name; nullopt for an indirect call
+/// or a target whose address is not known.
+static std::optional<uint64_t> callTarget(DWARFDie Site,
+                                          const LocationContext &Ctx) {
+  DWARFDie O = Site.getAttributeValueAsReferencedDie(dwarf::DW_AT_call_origin);
+  if (!O)
+    O = Site.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+  if (!O)
+    return std::nullopt;
+  if (auto Low = dwarf::toAddress(O.find(dwarf::DW_AT_low_pc)))
+    return *Low;
+  const char *Name = O.getName(DINameKind::LinkageName);
+  if (!Name || !Ctx.FunctionAddress)
+    return std::nullopt;
+  return Ctx.FunctionAddress(Name);
 }
 
 static bool isTailCall(DWARFDie Site) {
@@ -298,17 +320,19 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
   std::vector<Caller> Callers;
   std::string FirstReason;
   size_t Seen = 0;
+  // Tail calls, by the entry of the function that makes them: the entry
+  // of the target, or nullopt for an indirect one.
+  std::map<uint64_t, std::vector<std::optional<uint64_t>>> TailCalls;
   std::function<Error(DWARFDie)> Walk = [&](DWARFDie D) -> Error {
     for (DWARFDie C : D.children()) {
+      if (isCallSite(C.getTag()) && isTailCall(C)) {
+        if (std::optional<uint64_t> From =
+                functionEntry(enclosingSubprogram(C)))
+          TailCalls[*From].push_back(callTarget(C, Ctx));
+        continue;
+      }
       if (isCallSite(C.getTag()) && targetsFunction(C, F, *Entry, Ctx)) {
         DWARFDie CallerFn = enclosingSubprogram(C);
-        if (isTailCall(C)) {
-          if (CallerFn && CallerFn.getOffset() == F.getOffset() &&
-              CallerFn.getDwarfUnit() == F.getDwarfUnit())
-            return fail("the function can call itself through a tail call, "
-                        "so its return address does not identify its entry");
-          continue;
-        }
         std::optional<uint64_t> Ret = returnPC(C);
         // As gdb checks the call site's target against the function of the
         // frame: the instruction before the return address must call F (a
@@ -359,6 +383,28 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
   for (DWARFUnit *CU : Units)
     if (Error E = Walk(CU->getUnitDIE(false)))
       return std::move(E);
+  // As gdb (func_verify_no_selftailcall): if F can reach itself through
+  // tail calls, its frame may be a later activation than the call its
+  // return address names. An indirect tail call on the way may be one.
+  {
+    std::set<uint64_t> Visited{*Entry};
+    std::vector<uint64_t> Work{*Entry};
+    while (!Work.empty()) {
+      uint64_t Fn = Work.back();
+      Work.pop_back();
+      for (std::optional<uint64_t> T : TailCalls[Fn]) {
+        if (!T)
+          return fail("a tail call through a pointer is reachable from it "
+                      "by tail calls, so its return address may not "
+                      "identify its entry");
+        if (*T == *Entry)
+          return fail("it can call itself through tail calls, so its "
+                      "return address does not identify its entry");
+        if (Visited.insert(*T).second)
+          Work.push_back(*T);
+      }
+    }
+  }
   if (Callers.empty())
     return fail(Seen ? "no call site of it gives the value (" + FirstReason +
                            ")"
