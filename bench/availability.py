@@ -588,8 +588,11 @@ def live_run(binary, items, work, tag):
                     if prog == "p%d" % n or prog.startswith("p%d__" % n):
                         rec = progs.get((name, prog))
                         key = (kind, place, addr)
-                        for e in exprs:
-                            first[(key, e)] = ("value", rec[e]) if rec and e in rec \
+                        # A record's fields are named by the arguments'
+                        # labels ("s->strm" is "strm"), in argument order.
+                        vals = list(rec.values()) if rec else []
+                        for i, e in enumerate(exprs):
+                            first[(key, e)] = ("value", vals[i]) if i < len(vals) \
                                 else ("no record", None)
             return
         if len(batch) == 1:
