@@ -10,9 +10,12 @@
 /// and comparisons, bra/skip (forward only: both paths are evaluated and
 /// joined by a select), deref/deref_size/deref_type, the integer typed
 /// operations (convert, reinterpret, const_type), stack_value,
-/// implicit_value, implicit_pointer, piece and bit_piece. Entry values,
-/// TLS, floating-point base types and loops are errors that name the
-/// operation: a value we cannot prove is never guessed.
+/// implicit_value, implicit_pointer, piece and bit_piece, and
+/// entry_value of a register through the callers' call sites
+/// (EntryValue.cpp). TLS, floating-point base types, loops and entry
+/// values no call site gives are errors that name the operation: a value
+/// we cannot prove is never guessed. Location lists are read as gdb reads
+/// them (findLocationAt).
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfIndex.h"

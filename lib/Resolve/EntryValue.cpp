@@ -17,35 +17,46 @@
 /// - Each call_value is evaluated in the caller's frame: its registers are
 ///   the caller's as the CFI unwinds them at the probe (a register F has
 ///   saved is read from its stack slot, the stack pointer is the CFA, one
-///   the CFI does not mention is the current one -- gdb's rule; gcc names a
-///   call-clobbered register in a call value only when -fipa-ra tells it
-///   the callee preserves it); a register with another rule gives no
-///   value at that call site. DW_OP_fbreg and DW_OP_call_frame_cfa use the caller's frame
-///   base and CFA at the call, computed from those registers.
-/// - Candidates are the direct, non-tail call sites whose DW_AT_call_origin
-///   is F (the DIE itself, its abstract origin or specification, or a
-///   declaration whose symbol is F's entry address) and, on x86-64, whose
-///   call instruction (the `call rel32` before the return address, read
-///   from the binary) goes to F's entry -- gdb's check of the call site's
-///   target against the frame's function; a clone sharing F's abstract
-///   origin never qualifies. Other architectures rely on the DWARF match. A return address that
-///   matches none of them (an indirect call, a caller without call-site
-///   information, a tail call into F, a nested entry value in the caller)
-///   makes the value a fault -- a read of address 0 -- never a guess.
+///   the CFI does not mention is the current one -- gdb's rule; gcc names
+///   a call-clobbered register in a call value only when -fipa-ra tells
+///   it the callee preserves it); a register with another rule gives no
+///   value at that call site. DW_OP_fbreg and DW_OP_call_frame_cfa use the
+///   caller's frame base and CFA at the call, computed from those
+///   registers.
+/// - Candidates are the direct, non-tail call sites whose
+///   DW_AT_call_origin is F (the DIE itself, its abstract origin or
+///   specification, or a declaration whose symbol is F's entry address)
+///   and, on x86-64, whose call instruction (the `call rel32` before the
+///   return address, read from the binary) goes to F's entry: gdb's check
+///   of the call site's target against the frame's function, so a clone
+///   sharing F's abstract origin never qualifies (other architectures rely
+///   on the DWARF match). A return address that matches none of them (an
+///   indirect call, a caller without call-site information, a tail call
+///   into F) makes the value a fault -- a read of address 0 -- never a
+///   guess.
 /// - As gdb (func_verify_no_selftailcall), a function that can reach
 ///   itself through a chain of tail calls, or reach a tail call through a
 ///   pointer, is refused: its return address may belong to an earlier
 ///   activation than the one the probe is in.
+/// - In an inlined subroutine, DW_OP_entry_value is the entry of the
+///   concrete function it is inlined into (the only one with an entry).
+///   gdb 13 evaluates it in the inline frame instead: it prints
+///   <optimized out> there, or, when the pc is also the return address of
+///   a call, a call value of that unrelated call; its next frame shows the
+///   value this file computes, as `item@entry=`.
 ///
 /// Limits: a DW_AT_call_value that is itself an entry value is followed
-/// one caller further (MaxCallerDepth), not more; registers only (DW_OP_entry_value of a
-/// dereferenced DW_OP_bregN, DW_AT_call_data_value, is refused); user-space
-/// probes only (a kernel's return addresses move with KASLR); on a binary
-/// with more than MaxScannedUnits compilation units only F's own unit is
-/// searched for call sites (a call from another unit then faults). The
-/// alternative -- a second program at F's entry saving the register per
-/// task -- is not implemented: it needs a second attachment and breaks on
-/// recursion and on tasks already inside F when the probe is attached.
+/// one caller further (MaxCallerDepth), not more; registers only
+/// (DW_OP_entry_value of a dereferenced DW_OP_bregN, DW_AT_call_data_value,
+/// is refused); user-space probes only (a kernel's return addresses move
+/// with KASLR); on a binary with more than MaxScannedUnits compilation
+/// units only F's own unit is searched for call sites (a call from another
+/// unit then faults). Each comparison reads the return address again, so a
+/// function with many callers can exceed the prologue's stack budget
+/// (refused with that message). The alternative -- a second program at F's
+/// entry saving the register per task in a hash map -- is not implemented:
+/// it needs a second attachment, and a missed entry (a task already inside
+/// F at attach time) or recursion make its map entry stale.
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfInternal.h"
