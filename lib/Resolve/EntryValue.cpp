@@ -53,7 +53,10 @@
 /// units only F's own unit is searched for call sites (a call from another
 /// unit then faults). Each comparison reads the return address again, so a
 /// function with many callers can exceed the prologue's stack budget
-/// (refused with that message). The alternative -- a second program at F's
+/// (refused with that message). A uretprobe on the same function (or on a
+/// caller the select reads the return address of), by any tool, replaces
+/// that return address on the stack with the kernel's trampoline: the
+/// value is then a fault. The alternative -- a second program at F's
 /// entry saving the register per task in a hash map -- is not implemented:
 /// it needs a second attachment, and a missed entry (a task already inside
 /// F at attach time) or recursion make its map entry stale.
