@@ -33,7 +33,10 @@
 ///   on the DWARF match). A return address that matches none of them (an
 ///   indirect call, a caller without call-site information, a tail call
 ///   into F) makes the value a fault -- a read of address 0 -- never a
-///   guess.
+///   guess. Calls through a pointer are not candidates: nothing proves
+///   that such a call entered F rather than code without call-site
+///   information that then jumped to F (gdb trusts DW_AT_call_target,
+///   evaluated from a register the call clobbered).
 /// - As gdb (func_verify_no_selftailcall), a function that can reach
 ///   itself through a chain of tail calls, or reach a tail call through a
 ///   pointer, is refused: its return address may belong to an earlier
