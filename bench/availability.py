@@ -237,6 +237,11 @@ def split_output(specs, lines, mode):
             if i < len(lines) and lines[i] in texts:
                 i += 2
             continue
+        # The header before a plan in the extended notation (DWARF
+        # arithmetic, selects): the plan line follows.
+        if lines[i].startswith("# extended notation"):
+            i += 1
+            continue
         kept.append(lines[i])
         i += 1
     lines = kept
@@ -290,14 +295,27 @@ def split_output(specs, lines, mode):
 
 def parse_site(line):
     """'p:NAME BIN:SYM+OFF a=FETCH b=FETCH' -> (name, sym, off, {arg: fetch})."""
-    parts = line.split()
+    # Split at the spaces outside parentheses: a fetch in the extended
+    # notation has spaces inside ("x=((%di + %si) == \\3 ? ... )").
+    parts, cur, depth = [], "", 0
+    for ch in line:
+        if ch == " " and depth == 0:
+            if cur:
+                parts.append(cur)
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur:
+        parts.append(cur)
     name = parts[0][2:]
     loc = parts[1].rsplit(":", 1)[1]
     sym, _, off = loc.partition("+")
     off = int(off, 0) if off else 0
     args = {}
     for a in parts[2:]:
-        k, _, v = a.rpartition("=")
+        k, _, v = a.partition("=")
         args[k] = v
     return name, sym, off, args
 
@@ -548,6 +566,11 @@ def live_run(binary, items, work, tag):
                 ev = json.loads(l)
             except ValueError:
                 continue
+            if isinstance(ev, dict) and ev.get("type") == "summary" and \
+                    ev.get("lost_records"):
+                log("[%s] live %s: %d records lost (ring buffer full): "
+                    "those sites may show 'no record'" %
+                    (tag, name, ev["lost_records"]))
             if not isinstance(ev, dict) or ev.get("type") != "record":
                 continue
             key = (name, ev["program"])
@@ -565,8 +588,11 @@ def live_run(binary, items, work, tag):
                     if prog == "p%d" % n or prog.startswith("p%d__" % n):
                         rec = progs.get((name, prog))
                         key = (kind, place, addr)
-                        for e in exprs:
-                            first[(key, e)] = ("value", rec[e]) if rec and e in rec \
+                        # A record's fields are named by the arguments'
+                        # labels ("s->strm" is "strm"), in argument order.
+                        vals = list(rec.values()) if rec else []
+                        for i, e in enumerate(exprs):
+                            first[(key, e)] = ("value", vals[i]) if i < len(vals) \
                                 else ("no record", None)
             return
         if len(batch) == 1:

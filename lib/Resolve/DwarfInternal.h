@@ -16,6 +16,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,8 @@
 
 namespace llvm {
 class DWARFContext;
+class DWARFFormValue;
+struct DWARFLocationExpression;
 class DWARFUnit;
 namespace object {
 class ObjectFile;
@@ -86,6 +89,27 @@ struct LocationContext {
   llvm::DWARFUnit *Unit = nullptr; ///< for DW_OP_addrx (.debug_addr)
   /// Finds the one .debug_frame FDE of the PC without parsing the others.
   DwarfIndex *Index = nullptr;
+  /// The probe is in a user task (addresses are relative to %ip in a PIE;
+  /// return addresses are comparable with link-time ones).
+  bool UserSpace = true;
+  /// The link-time address %ip holds at the probe (DW_OP_addr in a PIE is
+  /// found from it); 0 means PC. Differs from PC when an expression is
+  /// evaluated in a caller's frame.
+  uint64_t IPAddress = 0;
+  /// Set when the expression is evaluated in another frame than the
+  /// probe's (a caller's, for DW_OP_entry_value): every register read goes
+  /// through it. Unset: the probe's pt_regs.
+  std::function<llvm::Expected<std::unique_ptr<FetchExpr>>(unsigned DwarfReg)>
+      FrameRegister;
+  /// How many callers up FrameRegister reads (DW_OP_entry_value in a
+  /// DW_AT_call_value goes one further).
+  unsigned CallerDepth = 0;
+  /// The address of the function symbol of that name, when exactly one
+  /// exists (a DW_TAG_call_site's DW_AT_call_origin that is a declaration).
+  std::function<std::optional<uint64_t>(llvm::StringRef)> FunctionAddress;
+  /// The probed binary (its code: the call instruction before a return
+  /// address).
+  const llvm::object::ObjectFile *Target = nullptr;
 };
 
 /// Evaluates one DWARF location expression at Ctx.PC. Errors are plain
@@ -94,6 +118,51 @@ struct LocationContext {
 llvm::Expected<Located> evaluateLocation(llvm::ArrayRef<uint8_t> Expr,
                                          const LocationContext &Ctx,
                                          unsigned Depth = 0);
+
+/// The entry of a location list gdb uses at PC (dwarf2/loc.c,
+/// dwarf2_find_location_expression): the first entry, in list order, whose
+/// range covers PC, or whose range is empty and starts at PC when PC is the
+/// entry of the function (FunctionEntry): gcc's location views put the
+/// values a variable has before the first statement in such empty ranges.
+/// nullptr when no entry applies.
+const llvm::DWARFLocationExpression *
+findLocationAt(llvm::ArrayRef<llvm::DWARFLocationExpression> Locs, uint64_t PC,
+               std::optional<uint64_t> FunctionEntry);
+
+/// The entry address of a concrete subprogram (its DW_AT_low_pc, or the
+/// start of its first range), as gdb's BLOCK_ENTRY_PC.
+std::optional<uint64_t> functionEntry(llvm::DWARFDie Subprogram);
+
+/// A DW_AT_const_value of a constant form as gdb reads it: DW_FORM_sdata
+/// and implicit_const are signed, udata unsigned, and data1/2/4/8 (untyped)
+/// zero-extended from their size, the variable's type then narrowing it.
+/// nullopt for a block (or data16) form.
+std::optional<int64_t> constantValue(const llvm::DWARFFormValue &V);
+
+/// One row of the call frame information at Ctx.PC: the CFA as an
+/// expression of the registers, and how to find the return address and
+/// the caller's registers (EntryValue.cpp).
+struct UnwindAt {
+  std::unique_ptr<FetchExpr> CFA;
+  /// Per DWARF register: the rule's kind (llvm::dwarf::UnwindLocation
+  /// ::Location), its offset from the CFA, and whether it is dereferenced.
+  struct Rule {
+    int Kind = 0;
+    int64_t Offset = 0;
+    bool Deref = false;
+    unsigned Reg = 0;
+  };
+  std::function<std::optional<Rule>(unsigned DwarfReg)> RuleOf;
+  unsigned ReturnAddressReg = 0;
+};
+llvm::Expected<UnwindAt> unwindAt(const LocationContext &Ctx);
+
+/// DW_OP_entry_value(DW_OP_regN) at Ctx.PC: the value register DwarfReg
+/// had on entry to Ctx.Subprogram, from the DW_AT_call_value of the
+/// callers' call sites (EntryValue.cpp). The error says why and where the
+/// value is available.
+llvm::Expected<std::unique_ptr<FetchExpr>>
+entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg);
 
 /// A value of at most 8 bytes described in pieces (a 64-bit value in a
 /// register pair, a small struct in bit pieces) as one scalar expression;

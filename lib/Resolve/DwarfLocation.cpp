@@ -10,9 +10,12 @@
 /// and comparisons, bra/skip (forward only: both paths are evaluated and
 /// joined by a select), deref/deref_size/deref_type, the integer typed
 /// operations (convert, reinterpret, const_type), stack_value,
-/// implicit_value, implicit_pointer, piece and bit_piece. Entry values,
-/// TLS, floating-point base types and loops are errors that name the
-/// operation: a value we cannot prove is never guessed.
+/// implicit_value, implicit_pointer, piece and bit_piece, and
+/// entry_value of a register through the callers' call sites
+/// (EntryValue.cpp). TLS, floating-point base types, loops and entry
+/// values no call site gives are errors that name the operation: a value
+/// we cannot prove is never guessed. Location lists are read as gdb reads
+/// them (findLocationAt).
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfIndex.h"
@@ -41,8 +44,13 @@ static std::string opName(uint8_t Op) {
   return N.empty() ? "DW_OP_0x" + utohexstr(Op) : N.str();
 }
 
-static Expected<std::unique_ptr<FetchExpr>> regValue(unsigned DwarfReg,
-                                                     const ArchABI &ABI) {
+/// A register of the probe's frame, or of the frame the expression is
+/// evaluated in (a caller's, for DW_OP_entry_value).
+static Expected<std::unique_ptr<FetchExpr>>
+regValue(unsigned DwarfReg, const LocationContext &Ctx) {
+  if (Ctx.FrameRegister)
+    return Ctx.FrameRegister(DwarfReg);
+  const ArchABI &ABI = *Ctx.ABI;
   int Idx = ABI.findDwarfReg(DwarfReg);
   if (Idx < 0)
     return fail("the value is in DWARF register " + Twine(DwarfReg) +
@@ -60,7 +68,7 @@ static const dwarf::FDE *findFDE(const DWARFDebugFrame &Frames, uint64_t PC) {
   return nullptr;
 }
 
-Expected<std::unique_ptr<FetchExpr>> cfaAt(const LocationContext &Ctx) {
+Expected<UnwindAt> unwindAt(const LocationContext &Ctx) {
   const dwarf::FDE *Fde = nullptr;
   // .debug_frame of the debug file (the kernel has only this), then the
   // binary's .eh_frame (a separate .debug file keeps it as NOBITS).
@@ -105,10 +113,69 @@ Expected<std::unique_ptr<FetchExpr>> cfaAt(const LocationContext &Ctx) {
     return fail("the CFA at 0x" + utohexstr(Ctx.PC) +
                 " is not a register plus an offset (a DWARF expression "
                 "rule), which is not supported");
-  auto Reg = regValue(CFA.getRegister(), *Ctx.ABI);
+  auto Reg = regValue(CFA.getRegister(), Ctx);
   if (!Reg)
     return Reg.takeError();
-  return FetchExpr::add(std::move(*Reg), CFA.getOffset());
+  UnwindAt U;
+  U.CFA = FetchExpr::add(std::move(*Reg), CFA.getOffset());
+  dwarf::RegisterLocations Regs = Row->getRegisterLocations();
+  U.RuleOf = [Regs](unsigned R) -> std::optional<UnwindAt::Rule> {
+    std::optional<dwarf::UnwindLocation> L = Regs.getRegisterLocation(R);
+    if (!L)
+      return std::nullopt;
+    UnwindAt::Rule Out;
+    Out.Kind = L->getLocation();
+    Out.Offset = L->getOffset();
+    // LLVM 19 has no accessor for the dereference flag: compare with the
+    // rule "at CFA + offset" (offset(N) in the CFI).
+    Out.Deref = L->getLocation() == dwarf::UnwindLocation::CFAPlusOffset &&
+                *L == dwarf::UnwindLocation::createAtCFAPlusOffset(
+                          L->getOffset());
+    if (L->getLocation() == dwarf::UnwindLocation::RegPlusOffset)
+      Out.Reg = L->getRegister();
+    return Out;
+  };
+  if (const dwarf::CIE *Cie = Fde->getLinkedCIE())
+    U.ReturnAddressReg = Cie->getReturnAddressRegister();
+  return std::move(U);
+}
+
+Expected<std::unique_ptr<FetchExpr>> cfaAt(const LocationContext &Ctx) {
+  auto U = unwindAt(Ctx);
+  if (!U)
+    return U.takeError();
+  return std::move(U->CFA);
+}
+
+std::optional<uint64_t> functionEntry(DWARFDie Subprogram) {
+  if (!Subprogram)
+    return std::nullopt;
+  if (auto Low = dwarf::toAddress(Subprogram.find(dwarf::DW_AT_low_pc)))
+    return *Low;
+  if (auto R = Subprogram.getAddressRanges()) {
+    if (!R->empty())
+      return R->front().LowPC;
+  } else {
+    consumeError(R.takeError());
+  }
+  return std::nullopt;
+}
+
+const DWARFLocationExpression *
+findLocationAt(ArrayRef<DWARFLocationExpression> Locs, uint64_t PC,
+               std::optional<uint64_t> FunctionEntry) {
+  for (const DWARFLocationExpression &L : Locs) {
+    if (!L.Range)
+      return &L;
+    // gdb: an empty range at the function's entry pc is the value there
+    // (view 0 of the entry address, before its first statement).
+    if (L.Range->LowPC == L.Range->HighPC && L.Range->LowPC == PC &&
+        FunctionEntry && *FunctionEntry == PC)
+      return &L;
+    if (PC >= L.Range->LowPC && PC < L.Range->HighPC)
+      return &L;
+  }
+  return nullptr;
 }
 
 /// The frame base of the concrete subprogram at the PC, as a value.
@@ -120,10 +187,9 @@ frameBase(const LocationContext &Ctx, unsigned Depth) {
   if (!Locs)
     return fail("the function has no usable DW_AT_frame_base: " +
                 toString(Locs.takeError()));
-  for (const DWARFLocationExpression &L : *Locs) {
-    if (L.Range && (Ctx.PC < L.Range->LowPC || Ctx.PC >= L.Range->HighPC))
-      continue;
-    auto FB = evaluateLocation(L.Expr, Ctx, Depth + 1);
+  if (const DWARFLocationExpression *L =
+          findLocationAt(*Locs, Ctx.PC, functionEntry(Ctx.Subprogram))) {
+    auto FB = evaluateLocation(L->Expr, Ctx, Depth + 1);
     if (!FB)
       return FB.takeError();
     // Whether DWARF calls it a register location (DW_OP_reg6) or a memory
@@ -257,7 +323,7 @@ private:
   Expected<size_t> indexAt(uint64_t Offset);
   Expected<Located> branch(size_t Index, EvalState S, unsigned Forks);
   Error step(const DecodedOp &D, EvalState &S);
-  Error entryValueError(const DecodedOp &D);
+  Error entryValue(const DecodedOp &D, EvalState &S);
   Error wideImplicitValue(const DecodedOp &D, EvalState &S);
   Error pushLiteral(const DecodedOp &D, EvalState &S, bool &Done);
   Error pushRegister(const DecodedOp &D, EvalState &S, bool &Done);
@@ -328,6 +394,28 @@ Error LocationEvaluator::decode() {
         D.Operands[1] += Base;
       if (D.Code == dwarf::DW_OP_const_type && D.Operands.size() > 2)
         D.Operands[2] += Base;
+      // LLVM decodes the block of DW_OP_entry_value as the operations that
+      // follow; it is one operand (entryValue reads it), so resume after it.
+      if (D.Code == dwarf::DW_OP_entry_value ||
+          D.Code == dwarf::DW_OP_GNU_entry_value) {
+        DataExtractor::Cursor C(D.Offset + 1);
+        DataExtractor Whole(
+            StringRef(reinterpret_cast<const char *>(Bytes.data()),
+                      Bytes.size()),
+            ABI.LittleEndian, Ctx.AddrSize);
+        uint64_t Len = Whole.getULEB128(C);
+        if (!C || Len > Bytes.size() - C.tell()) {
+          consumeError(C.takeError());
+          return fail("malformed DWARF expression: the block of " +
+                      opName(D.Code) + " runs past the end of the "
+                      "expression");
+        }
+        D.End = C.tell() + Len;
+        Ops.push_back(std::move(D));
+        Base = Ops.back().End;
+        Resume = true;
+        break;
+      }
       Ops.push_back(std::move(D));
       Cur = Ops.back().End;
     }
@@ -507,18 +595,20 @@ Error LocationEvaluator::step(const DecodedOp &D, EvalState &S) {
     return Error::success();
   case dwarf::DW_OP_entry_value:
   case dwarf::DW_OP_GNU_entry_value:
-    return entryValueError(D);
+    return entryValue(D, S);
   default:
     return fail("its location uses " + opName(Code) +
                 ", which bpfprobe cannot turn into a fetch");
   }
 }
 
-/// DW_OP_entry_value is refused (the register has been reused since the
-/// entry); the error says where the value can be read instead.
-Error LocationEvaluator::entryValueError(const DecodedOp &D) {
+/// DW_OP_entry_value(DW_OP_regN) (and DW_OP_regx): the value the register
+/// had on entry to the function, from the callers' call sites
+/// (EntryValue.cpp); other entry-value expressions (a dereferenced
+/// DW_OP_bregN, DW_AT_call_data_value) are refused. The error says where
+/// the value can be read instead.
+Error LocationEvaluator::entryValue(const DecodedOp &D, EvalState &S) {
   std::string What = "a value the function had on entry";
-  // The common form, DW_OP_entry_value(DW_OP_regN): name the register.
   DataExtractor Data(StringRef(reinterpret_cast<const char *>(Bytes.data()),
                                Bytes.size()),
                      ABI.LittleEndian, Ctx.AddrSize);
@@ -526,20 +616,39 @@ Error LocationEvaluator::entryValueError(const DecodedOp &D) {
   uint64_t Len = Data.getULEB128(C);
   uint64_t At = C.tell();
   consumeError(C.takeError());
+  std::optional<unsigned> Reg;
   if (Len == 1 && At < Bytes.size() && Bytes[At] >= dwarf::DW_OP_reg0 &&
-      Bytes[At] <= dwarf::DW_OP_reg31) {
-    int Idx = ABI.findDwarfReg(Bytes[At] - dwarf::DW_OP_reg0);
+      Bytes[At] <= dwarf::DW_OP_reg31)
+    Reg = Bytes[At] - dwarf::DW_OP_reg0;
+  else if (Len >= 2 && At + Len <= Bytes.size() &&
+           Bytes[At] == dwarf::DW_OP_regx) {
+    DataExtractor::Cursor R(At + 1);
+    uint64_t N = Data.getULEB128(R);
+    if (R && R.tell() == At + Len)
+      Reg = unsigned(N);
+    consumeError(R.takeError());
+  }
+  std::string Reason;
+  if (Reg) {
+    int Idx = ABI.findDwarfReg(*Reg);
     if (Idx >= 0)
       What = std::string("the value %") + ABI.reg(Idx).Name +
              " had on entry to the function";
+    auto V = entryValueFromCallers(Ctx, *Reg);
+    if (V) {
+      S.Stack.push_back(generic(std::move(*V)));
+      return Error::success();
+    }
+    Reason = toString(V.takeError());
+  } else {
+    Reason = "bpfprobe reads entry values of registers only";
   }
   std::string Fn;
   if (Ctx.Subprogram)
     if (const char *N = Ctx.Subprogram.getName(DINameKind::ShortName))
       Fn = N;
-  return fail("its location is " + What +
-              " (DW_OP_entry_value), and that register has been reused by "
-              "this address; the value is available at the entry" +
+  return fail("its location is " + What + " (DW_OP_entry_value), " + Reason +
+              "; the value is available at the entry" +
               (Fn.empty() ? std::string(" of the function")
                           : " of " + Fn + " (probe '" + Fn + "')") +
               ", or in its caller at the call");
@@ -584,7 +693,9 @@ Error LocationEvaluator::pushLiteral(const DecodedOp &D, EvalState &S,
     // Position-independent: the load bias is %ip minus the probe's
     // link-time address (a uprobe sees %ip == the probed address).
     S.Stack.push_back(generic(
-        Ctx.PIE ? FetchExpr::add(FetchExpr::reg(ABI.IPReg), int64_t(A - Ctx.PC))
+        Ctx.PIE ? FetchExpr::add(FetchExpr::reg(ABI.IPReg),
+                                 int64_t(A - (Ctx.IPAddress ? Ctx.IPAddress
+                                                            : Ctx.PC)))
                 : FetchExpr::constant(int64_t(A))));
     return Error::success();
   }
@@ -604,7 +715,7 @@ Error LocationEvaluator::pushRegister(const DecodedOp &D, EvalState &S,
       Code == dwarf::DW_OP_regx) {
     auto R = regValue(Code == dwarf::DW_OP_regx ? D.raw(0)
                                                 : Code - dwarf::DW_OP_reg0,
-                      ABI);
+                      Ctx);
     if (!R)
       return R.takeError();
     S.InRegister = std::move(*R);
@@ -614,7 +725,7 @@ Error LocationEvaluator::pushRegister(const DecodedOp &D, EvalState &S,
       Code == dwarf::DW_OP_bregx) {
     bool X = Code == dwarf::DW_OP_bregx;
     auto R = regValue(X ? D.raw(0) : Code - dwarf::DW_OP_breg0,
-                      ABI);
+                      Ctx);
     if (!R)
       return R.takeError();
     S.Stack.push_back(generic(
@@ -932,7 +1043,7 @@ Error LocationEvaluator::typedOp(const DecodedOp &D, EvalState &S,
     return Error::success();
   }
   case dwarf::DW_OP_regval_type: {
-    auto R = regValue(D.raw(0), ABI);
+    auto R = regValue(D.raw(0), Ctx);
     if (!R)
       return R.takeError();
     auto Ty = baseType(D.raw(1), opName(Code));

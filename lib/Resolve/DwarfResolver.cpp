@@ -33,6 +33,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
 #include "llvm/Object/ELFObjectFile.h"
 
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -969,6 +970,19 @@ LocationContext DwarfResolver::locationContext(const Site &S) {
   if (!TargetFrames && &DI.targetObject() != &DI.debugObject())
     TargetFrames = DWARFContext::create(DI.targetObject());
   C.TargetFrames = TargetFrames.get();
+  C.UserSpace = isUserProbe(Spec.Kind);
+  C.Target = &DI.targetObject();
+  C.FunctionAddress = [this](StringRef Name) -> std::optional<uint64_t> {
+    std::optional<uint64_t> Found;
+    for (const ElfSymbol &Y : DI.findSymbol(Name)) {
+      if (!Y.IsFunction)
+        continue;
+      if (Found && *Found != Y.Address)
+        return std::nullopt; // two functions of that name
+      Found = Y.Address;
+    }
+    return Found;
+  };
   return C;
 }
 
@@ -976,12 +990,45 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
                                                 const SpecExpr &E) {
   std::string Name = E.Name;
   if (auto CV = Var.find(dwarf::DW_AT_const_value)) {
-    if (auto V = CV->getAsSignedConstant())
+    if (auto V = constantValue(*CV))
       return Located::value(FetchExpr::constant(*V));
-    if (auto V = CV->getAsUnsignedConstant())
-      return Located::value(FetchExpr::constant(int64_t(*V)));
+    // A block (a `const char[]` or struct constant, gdb's LOC_CONST_BYTES):
+    // the same bytes as a DW_OP_implicit_value, which the evaluator turns
+    // into a constant or constant pieces.
+    std::optional<ArrayRef<uint8_t>> Block = CV->getAsBlock();
+    // A string form (gcc's `static const char v[] = "1.2.13"`): its bytes
+    // and the NUL, as many as the variable's type has (gdb's reading).
+    std::string Str;
+    if (!Block) {
+      Expected<const char *> C = CV->getAsCString();
+      if (C) {
+        Str.assign(*C, strlen(*C) + 1);
+        if (auto Size = typeSize(typeOf(Var), ABI.PointerSize))
+          Str.resize(*Size, '\0');
+        Block = ArrayRef<uint8_t>(
+            reinterpret_cast<const uint8_t *>(Str.data()), Str.size());
+      } else {
+        consumeError(C.takeError());
+      }
+    }
+    if (Block) {
+      SmallVector<uint8_t, 32> Expr;
+      Expr.push_back(dwarf::DW_OP_implicit_value);
+      uint64_t N = Block->size();
+      do {
+        uint8_t Byte = N & 0x7f;
+        N >>= 7;
+        Expr.push_back(Byte | (N ? 0x80 : 0));
+      } while (N);
+      Expr.append(Block->begin(), Block->end());
+      auto Loc = evaluateLocation(Expr, locationContext(S));
+      if (!Loc)
+        return errorAt(E.Range, "cannot fetch the constant '" + Name +
+                                    "': " + toString(Loc.takeError()));
+      return std::move(*Loc);
+    }
     return errorAt(E.Range, "'" + Name + "' is a constant DWARF describes "
-                            "as a block of bytes, which is not supported");
+                            "in a form bpfprobe does not read");
   }
   if (!Var.find(dwarf::DW_AT_location))
     return notHereAt(E.Range, "'" + Name + "' is optimized out at " + S.Where +
@@ -1012,12 +1059,12 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
   if (Merged.size() > ShownRanges)
     Available += " and " + std::to_string(Merged.size() - ShownRanges) +
                  " more";
-  for (const DWARFLocationExpression &L : *Locs) {
-    if (L.Range && (S.Address < L.Range->LowPC ||
-                    S.Address >= L.Range->HighPC))
-      continue;
-    if (L.Expr.empty())
-      break;
+  // The entry gdb uses at this address (list order, and an empty range at
+  // the function's entry).
+  const DWARFLocationExpression *Found =
+      findLocationAt(*Locs, S.Address, functionEntry(S.Subprogram));
+  if (Found && !Found->Expr.empty()) {
+    const DWARFLocationExpression &L = *Found;
     LocationContext Ctx = locationContext(S);
     // DW_OP_addrx indexes the .debug_addr of the variable's own unit (a
     // global may be defined in another unit than the probe's).
@@ -1027,9 +1074,8 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
     if (!Loc)
       return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
                                   ": " + toString(Loc.takeError()));
-    if (Loc->Kind == Located::Optimized)
-      break;
-    return std::move(*Loc);
+    if (Loc->Kind != Located::Optimized)
+      return std::move(*Loc);
   }
   return notHereAt(E.Range,
                  "'" + Name + "' is optimized out at " + S.Where +
@@ -1054,11 +1100,9 @@ std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
     if (V.find(dwarf::DW_AT_const_value)) {
       VV.Available = true;
     } else if (auto Locs = V.getLocations(dwarf::DW_AT_location)) {
-      for (const auto &L : *Locs)
-        if (!L.Expr.empty() &&
-            (!L.Range || (S.Address >= L.Range->LowPC &&
-                          S.Address < L.Range->HighPC)))
-          VV.Available = true;
+      const DWARFLocationExpression *L =
+          findLocationAt(*Locs, S.Address, functionEntry(S.Subprogram));
+      VV.Available = L && !L->Expr.empty();
     } else {
       consumeError(Locs.takeError());
     }
@@ -1422,6 +1466,28 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                                         " is out of bounds of '" + BaseText +
                                         "' (" + Twine(*Total / *ESize) +
                                         " elements)");
+      // A constant array (DW_AT_const_value, DW_OP_implicit_value): the
+      // element's bytes of the value, or of the piece that holds them, as
+      // for a member of a small struct.
+      uint64_t At = E.Number * *ESize;
+      if (Loc.Kind == Located::Value && At + *ESize <= 8)
+        return std::make_pair(
+            Located::value(FetchExpr::bitfield(std::move(Loc.Expr), 8, At * 8,
+                                               *ESize * 8, false)),
+            Elem);
+      if (Loc.Kind == Located::Pieces) {
+        uint64_t PieceAt = 0;
+        for (Located::Piece &P : Loc.Parts) {
+          if (At >= PieceAt && At + *ESize <= PieceAt + P.Size &&
+              P.Loc->Kind == Located::Value && P.Size <= 8)
+            return std::make_pair(
+                Located::value(FetchExpr::bitfield(
+                    std::move(P.Loc->Expr), 8, (At - PieceAt) * 8,
+                    *ESize * 8, false)),
+                Elem);
+          PieceAt += P.Size;
+        }
+      }
       if (Loc.Kind != Located::Memory)
         return errorAt(E.Range, "'" + BaseText +
                                     "' is not in memory at this address, so "

@@ -422,7 +422,7 @@ static Expected<ValueType> valueTypeAt(DWARFDie T, unsigned PointerSize,
     } else {
       for (DWARFDie E : S.children())
         if (auto C = E.find(dwarf::DW_AT_const_value))
-          if (auto SV = C->getAsSignedConstant(); SV && *SV < 0)
+          if (auto SV = constantValue(*C); SV && *SV < 0)
             V.Signed = true;
     }
     break;
@@ -469,6 +469,26 @@ static Expected<ValueType> valueTypeAt(DWARFDie T, unsigned PointerSize,
 
 Expected<ValueType> valueTypeOf(DWARFDie T, unsigned PointerSize) {
   return valueTypeAt(T, PointerSize, 0);
+}
+
+std::optional<int64_t> constantValue(const DWARFFormValue &V) {
+  switch (V.getForm()) {
+  case dwarf::DW_FORM_sdata:
+  case dwarf::DW_FORM_implicit_const:
+    return V.getAsSignedConstant();
+  case dwarf::DW_FORM_data1:
+  case dwarf::DW_FORM_data2:
+  case dwarf::DW_FORM_data4:
+  case dwarf::DW_FORM_data8:
+  case dwarf::DW_FORM_udata:
+    // Untyped data (gdb's dwarf2_const_value_data masks it to its size)
+    // and unsigned LEB128: zero-extended.
+    if (auto U = V.getAsUnsignedConstant())
+      return int64_t(*U);
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 } // namespace bpfprobe
