@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/Resolver.h"
+#include "Resolve/BtfResolver.h"
 #include "Resolve/DwarfResolver.h"
 #include "Target/ArchABI.h"
 
@@ -53,9 +54,18 @@ DebugInfoNeed debugInfoNeed(const ProbeSpec &Spec) {
 Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                   ArrayRef<ArgInput> Inputs,
                                   const ArchABI &ABI, DebugInfo *DI,
-                                  StringRef ConvName) {
+                                  StringRef ConvName, const BtfTypes *BTF) {
   Resolution R;
   DebugInfoNeed Need = debugInfoNeed(Spec);
+  if (!DI && BTF && Need == DebugInfoNeed::Required &&
+      !isUserProbe(Spec.Kind)) {
+    auto Plan = resolveWithBtf(Spec, *BTF, ABI);
+    if (!Plan)
+      return Plan.takeError();
+    R.Plans.push_back(std::move(*Plan));
+    R.FromBtf = true;
+    return std::move(R);
+  }
   // An optional look-up falls back to the calling convention for a
   // function the debug info does not describe (assembly).
   if (DI && Need == DebugInfoNeed::Optional && !describesFunction(Spec, *DI))
