@@ -45,6 +45,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BPFProbe.h"
+#include "CoreRelocation.h"
 #include "Plan/FetchPlan.h"
 #include "Plan/Metadata.h"
 #include "Target/ArchABI.h"
@@ -212,9 +213,9 @@ void foldHelperPointerLoads(Module &M) {
 class WrapperBuilder {
 public:
   WrapperBuilder(Module &M, Function &Body, const SitePlan &Site,
-                 const ArchABI &ABI)
+                 const ArchABI &ABI, CoreRelocations *Core = nullptr)
       : M(M), Body(Body), Site(Site), ABI(ABI), Ctx(M.getContext()),
-        B(Ctx) {}
+        B(Ctx), Core(Core) {}
 
   Function *build(Function *Wrapper) {
     BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Wrapper);
@@ -272,6 +273,21 @@ private:
   Value *Fault = nullptr;
   /// The 64-bit value of each register loaded so far, by index.
   DenseMap<unsigned, Value *> RegCache;
+  /// Where CO-RE accesses (FetchExpr::Core) become relocations.
+  CoreRelocations *Core;
+
+  /// The byte offset of an Add: a CO-RE relocation when it is one.
+  Value *addend(const FetchExpr &E) {
+    if (!E.Core.empty() && Core) {
+      auto Off = Core->offset(B, E.Core, E.Value);
+      if (Off)
+        return *Off;
+      diagnose(M, "probe '" + Site.Program + "': " +
+                      toString(Off.takeError()));
+      Core = nullptr; // one error per site
+    }
+    return ConstantInt::get(i64(), E.Value, true);
+  }
 
   /// The body's argument I from its 64-bit value.
   Value *bindArg(unsigned I, Value *V) {
@@ -325,8 +341,7 @@ private:
     case FetchExpr::Const:
       return ConstantInt::get(i64(), E.Value, /*IsSigned=*/true);
     case FetchExpr::Add:
-      return B.CreateAdd(eval(*E.Operand),
-                         ConstantInt::get(i64(), E.Value, true));
+      return B.CreateAdd(eval(*E.Operand), addend(E));
     case FetchExpr::Deref:
       return B.CreateZExtOrTrunc(read(eval(*E.Operand), E.Size), i64());
     case FetchExpr::Pieces: {
@@ -838,6 +853,7 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
 
   std::string Meta;
   SmallVector<GlobalValue *, 8> Wrappers;
+  CoreRelocations Core(M);
   for (AnnotatedBody &AB : Bodies) {
     Function &F = *AB.F;
     bool OK = true;
@@ -846,6 +862,7 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
     if (!OK)
       continue;
     std::string Name = F.getName().str();
+    Core.setUnoptimized(F.hasFnAttribute(Attribute::OptimizeNone));
     F.setName("__bpfprobe_body_" + Name);
     F.setLinkage(GlobalValue::InternalLinkage);
     F.setSection("");
@@ -878,12 +895,14 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
           AttrBuilder(M.getContext(), F.getAttributes().getFnAttrs())));
       W->removeFnAttr(Attribute::AlwaysInline);
       attachDebugInfo(M, F, *W);
-      WrapperBuilder(M, F, Site, *ABI).build(W);
+      WrapperBuilder(M, F, Site, *ABI, &Core).build(W);
       Wrappers.push_back(W);
       Meta += formatMetadataRecord(Site, *ABI);
     }
   }
 
+  if (Error E = Core.finalize())
+    diagnose(M, toString(std::move(E)));
   if (!Meta.empty()) {
     Constant *Init = ConstantDataArray::getString(M.getContext(), Meta,
                                                   /*AddNull=*/false);

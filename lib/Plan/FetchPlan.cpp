@@ -43,7 +43,7 @@ std::unique_ptr<FetchExpr> FetchExpr::add(std::unique_ptr<FetchExpr> Op,
                                           int64_t K) {
   if (K == 0)
     return Op;
-  if (Op->Kind == Add) {
+  if (Op->Kind == Add && Op->Core.empty()) {
     Op->Value += K;
     return Op;
   }
@@ -273,7 +273,18 @@ std::unique_ptr<FetchExpr> FetchExpr::clone() const {
   for (const auto &P : Parts)
     E->Parts.push_back(P->clone());
   E->PartSizes = PartSizes;
+  E->Core = Core;
   return E;
+}
+
+bool coreAccessIsWellFormed(StringRef Core) {
+  if (Core.empty() || Core.size() > 4096)
+    return false;
+  for (char C : Core)
+    if (!(isAlnum(C) || C == '_' || C == '/' || C == '@' || C == ':' ||
+          C == '#' || C == ',' || C == '['))
+      return false;
+  return Core.front() == 's' || Core.front() == 'u';
 }
 
 unsigned FetchExpr::countDerefs() const {
@@ -818,6 +829,10 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
     Out += "(const " + std::to_string(E.Value) + ")";
     return;
   case FetchExpr::Add:
+    if (!E.Core.empty()) {
+      Out += "(coreadd " + std::to_string(E.Value) + " " + E.Core + " ";
+      break;
+    }
     Out += "(add " + std::to_string(E.Value) + " ";
     break;
   case FetchExpr::Deref:
@@ -906,11 +921,17 @@ public:
           return Sub.takeError();
         E->Parts.push_back(std::move(*Sub));
       }
-    } else if (Op == "add" || Op == "deref" || Op == "bitfield") {
-      if (Op == "add") {
+    } else if (Op == "add" || Op == "coreadd" || Op == "deref" ||
+               Op == "bitfield") {
+      if (Op == "add" || Op == "coreadd") {
         E->Kind = FetchExpr::Add;
         if (number(E->Value))
           return fail("bad addend");
+        if (Op == "coreadd") {
+          E->Core = word().str();
+          if (!coreAccessIsWellFormed(E->Core))
+            return fail("bad CO-RE access");
+        }
       } else if (Op == "deref") {
         E->Kind = FetchExpr::Deref;
         if (number(E->Size))

@@ -77,6 +77,18 @@ struct FetchExpr {
   /// Pieces: the parts; Unary, Binary, Select: the operands.
   std::vector<std::unique_ptr<FetchExpr>> Parts;
   std::vector<unsigned> PartSizes;               ///< Pieces: bytes of each
+  /// Add: when not empty, Value is the byte offset of a member access that
+  /// is a CO-RE field relocation (libbpf patches it at load for the running
+  /// kernel's layout). The access in a compact form the BTF resolver writes
+  /// and the pass reads (BtfResolver.h, coreAccessIsWellFormed):
+  /// "<container>/<member>@<bit offset>:<type>/..." where a container or
+  /// a composite type is `s` or `u`, its name, `#` and its size in bytes,
+  /// and a leaf type `i<size>` (signed), `n<size>` (unsigned), `b`
+  /// (_Bool), `p` (pointer), `e<name>#<size>` (enum), `f<size>` (float) or
+  /// `a<count>,<type>` (array); a last step `[<index>` takes an element of
+  /// the array member before it. Printed plans show Value, the offset in the
+  /// BTF the probe was compiled against.
+  std::string Core;
 
   static std::unique_ptr<FetchExpr> reg(unsigned RegIdx);
   static std::unique_ptr<FetchExpr> constant(int64_t V);
@@ -112,6 +124,10 @@ struct FetchExpr {
   /// kprobe_events fetch-args can say.
   bool isKprobeRepresentable() const;
 };
+
+/// Whether Core has the shape FetchExpr::Core documents (characters,
+/// nesting and numbers); the pass checks the rest as it reads it.
+bool coreAccessIsWellFormed(llvm::StringRef Core);
 
 /// The name of a Unary or Binary operation in plans and in the extended
 /// notation ("plus", "shra", "lt_s"); "" for an unknown one.

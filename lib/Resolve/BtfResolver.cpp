@@ -9,9 +9,16 @@
 /// dereference steps walk BTF types. BTF describes no locals and no
 /// locations past the entry, so anything else is refused with the reason.
 ///
-/// Every member step records its access as BTF sees it (the root
-/// structure and the member indexes from it); the plan carries it so that
-/// the offset can become a CO-RE relocation (see FetchExpr::Core).
+/// Every member offset is marked as a CO-RE access (FetchExpr::Core): the
+/// containing named structure, the members from it (anonymous ones
+/// included) with their offsets and types, and an array element's index;
+/// consecutive `.` steps and an index extend one access, as clang's
+/// preserve_access_index does. The IR pass turns each into a `.BTF.ext`
+/// field relocation (plugin/CoreRelocation.cpp), so the offsets printed
+/// here are those of the BTF compiled against and libbpf patches them for
+/// the running kernel. Not relocated: a bitfield's bit position within its
+/// storage, the size of the value read, accesses rooted at an anonymous
+/// structure.
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/BtfResolver.h"
@@ -135,8 +142,20 @@ private:
   Expected<ScalarType> scalarOf(uint32_t Id, TextRange R) const;
   Expected<Val> eval(const SpecExpr &E);
   Expected<std::unique_ptr<FetchExpr>> load(Val V, const SpecExpr &E);
+  /// One member on the way from a structure to a named member: the
+  /// anonymous members passed through, then the member itself.
+  struct MemberStep {
+    std::string Name;
+    uint32_t BitOffset; ///< from the start of its own container
+    uint32_t Type;
+  };
   bool findMember(uint32_t StructId, StringRef Name, uint32_t &Offset,
-                  uint32_t &MemberType, unsigned &BitSize) const;
+                  uint32_t &MemberType, unsigned &BitSize,
+                  std::vector<MemberStep> *Path = nullptr) const;
+  std::string coreType(uint32_t Id, unsigned Depth = 0) const;
+  std::unique_ptr<FetchExpr> memberAddress(std::unique_ptr<FetchExpr> Base,
+                                           uint32_t StructId, uint32_t Off,
+                                           ArrayRef<MemberStep> Path);
   void memberNames(uint32_t StructId, std::vector<std::string> &Out) const;
   Expected<ArgPlan> arg(const ProbeArg &Arg);
   Error findFunction();
@@ -230,7 +249,8 @@ Expected<ScalarType> BtfWalk::scalarOf(uint32_t Id, TextRange R) const {
 /// Member Name of the struct or union StructId, looking into anonymous
 /// members; Offset in bits from the start of StructId.
 bool BtfWalk::findMember(uint32_t StructId, StringRef Name, uint32_t &Offset,
-                         uint32_t &MemberType, unsigned &BitSize) const {
+                         uint32_t &MemberType, unsigned &BitSize,
+                         std::vector<MemberStep> *Path) const {
   const struct btf_type *Ty = type(StructId);
   const struct btf_member *M = btf_members(Ty);
   for (unsigned I = 0, N = btf_vlen(Ty); I < N; ++I, ++M) {
@@ -239,21 +259,95 @@ bool BtfWalk::findMember(uint32_t StructId, StringRef Name, uint32_t &Offset,
     if (MN.empty()) {
       uint32_t Inner = strip(M->type);
       const struct btf_type *IT = type(Inner);
+      size_t Mark = Path ? Path->size() : 0;
+      if (Path)
+        Path->push_back({"", Off, M->type});
       if (IT && (btf_is_struct(IT) || btf_is_union(IT)) &&
-          findMember(Inner, Name, Offset, MemberType, BitSize)) {
+          findMember(Inner, Name, Offset, MemberType, BitSize, Path)) {
         Offset += Off;
         return true;
       }
+      if (Path)
+        Path->resize(Mark);
       continue;
     }
     if (MN == Name) {
       Offset = Off;
       MemberType = M->type;
       BitSize = btf_member_bitfield_size(Ty, I);
+      if (Path)
+        Path->push_back({MN.str(), Off, M->type});
       return true;
     }
   }
   return false;
+}
+
+/// A type in the form of FetchExpr::Core, or "" for one CO-RE cannot
+/// describe here (functions, forward declarations).
+std::string BtfWalk::coreType(uint32_t Id, unsigned Depth) const {
+  const struct btf_type *Ty = type(strip(Id));
+  if (!Ty || Depth > 8)
+    return "";
+  std::string Size = std::to_string(Ty->size);
+  switch (btf_kind(Ty)) {
+  case BTF_KIND_STRUCT:
+  case BTF_KIND_UNION:
+    return (btf_is_struct(Ty) ? "s" : "u") + name(Ty->name_off).str() + "#" +
+           Size;
+  case BTF_KIND_INT:
+    if (btf_int_encoding(Ty) & BTF_INT_BOOL)
+      return "b";
+    return ((btf_int_encoding(Ty) & BTF_INT_SIGNED) ? "i" : "n") + Size;
+  case BTF_KIND_PTR:
+    return "p";
+  case BTF_KIND_ENUM:
+  case BTF_KIND_ENUM64:
+    return "e" + name(Ty->name_off).str() + "#" + Size;
+  case BTF_KIND_FLOAT:
+    return "f" + Size;
+  case BTF_KIND_ARRAY: {
+    std::string Elem = coreType(btf_array(Ty)->type, Depth + 1);
+    if (Elem.empty())
+      return "";
+    return "a" + std::to_string(btf_array(Ty)->nelems) + "," + Elem;
+  }
+  default:
+    return "";
+  }
+}
+
+/// Base + the byte offset Off of a member of StructId reached by Path: a
+/// CO-RE field relocation (FetchExpr::Core) when the access can be
+/// described, extending the access Base already is when Base is a member
+/// access that ends at StructId (`file->f_path.dentry` is one access from
+/// `struct file`, as clang makes it).
+std::unique_ptr<FetchExpr>
+BtfWalk::memberAddress(std::unique_ptr<FetchExpr> Base, uint32_t StructId,
+                       uint32_t Off, ArrayRef<MemberStep> Path) {
+  std::string Container = coreType(StructId);
+  std::string Steps;
+  for (const MemberStep &M : Path) {
+    std::string T = coreType(M.Type);
+    if (T.empty())
+      return FetchExpr::add(std::move(Base), Off / 8);
+    Steps += "/" + M.Name + "@" + std::to_string(M.BitOffset) + ":" + T;
+  }
+  if (Base->Kind == FetchExpr::Add && !Base->Core.empty() &&
+      StringRef(Base->Core).ends_with(":" + Container)) {
+    Base->Core += Steps;
+    Base->Value += Off / 8;
+    return Base;
+  }
+  // libbpf finds a relocation's candidates by the root's name.
+  if (Container.size() < 2 || Container[1] == '#')
+    return FetchExpr::add(std::move(Base), Off / 8);
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = FetchExpr::Add;
+  E->Value = Off / 8;
+  E->Core = Container + Steps;
+  E->Operand = std::move(Base);
+  return E;
 }
 
 void BtfWalk::memberNames(uint32_t StructId,
@@ -420,7 +514,8 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
                                   "a struct or union");
     uint32_t Off = 0, MT = 0;
     unsigned Bits = 0;
-    if (!findMember(StructId, E.Name, Off, MT, Bits)) {
+    std::vector<MemberStep> Path;
+    if (!findMember(StructId, E.Name, Off, MT, Bits, &Path)) {
       std::vector<std::string> Names;
       memberNames(StructId, Names);
       return errorAt(E.NameRange, "'" + typeName(StructId) +
@@ -434,7 +529,7 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
       V.BitOffset = Off;
       V.BitSize = Bits;
     } else {
-      V.Addr = FetchExpr::add(std::move(StructAddr), Off / 8);
+      V.Addr = memberAddress(std::move(StructAddr), StructId, Off, Path);
     }
     return std::move(V);
   }
@@ -474,6 +569,16 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
     }
     Val V;
     V.Type = Elem;
+    if (E.Kind == SpecExpr::Index && Start->Kind == FetchExpr::Add &&
+        !Start->Core.empty() && StringRef(Start->Core).ends_with(
+                                    ":" + coreType(BT))) {
+      // An element of an array member: the index is a step of the
+      // member's access (libbpf scales it by the kernel's element size).
+      Start->Core += "/[" + std::to_string(E.Number);
+      Start->Value += E.Number * ESize;
+      V.Addr = std::move(Start);
+      return std::move(V);
+    }
     V.Addr = E.Kind == SpecExpr::Index
                  ? FetchExpr::add(std::move(Start), E.Number * ESize)
                  : std::move(Start);

@@ -1,7 +1,9 @@
 /* Kernel-like types and functions whose BTF (clang -target bpf -g) stands
    in for a kernel's in the BTF resolver tests: nested structs, an anonymous
    union, bitfields, arrays, typedefs, qualifiers, enums, a forward-declared
-   struct and a function taking a struct by value. */
+   struct and a function taking a struct by value. With -DNEWER the layouts
+   change as between kernel versions (members added and moved), the BTF a
+   CO-RE object compiled against the default layout is relocated against. */
 typedef long long loff_t;
 typedef unsigned long size_t;
 typedef long ssize_t;
@@ -16,6 +18,9 @@ struct qstr {
   const unsigned char *name;
 };
 struct dentry {
+#ifdef NEWER
+  unsigned long d_seq[3];
+#endif
   unsigned int d_flags;
   struct qstr d_name;
   char d_iname[32];
@@ -27,18 +32,27 @@ struct path {
 enum rw_hint { WRITE_LIFE_NOT_SET, WRITE_LIFE_NONE, WRITE_LIFE_SHORT };
 struct opaque;
 struct file {
+#ifdef NEWER
+  loff_t f_pos;
+  unsigned int f_flags;
+  unsigned int f_version;
+#endif
   union {
     void *fu_llist;
     void *fu_rcuhead;
   } f_u;
   struct path f_path;
   struct opaque *f_private;
+#ifndef NEWER
   unsigned int f_flags;
+#endif
   unsigned short f_mode;
   unsigned int f_lock_held : 1, f_ra_state : 3, f_depth : 12;
   signed int f_delta : 5;
   volatile const enum rw_hint f_write_hint;
+#ifndef NEWER
   loff_t f_pos;
+#endif
   const struct path *f_paths[2];
 };
 struct kiocb_small {
