@@ -67,8 +67,11 @@ using namespace llvm;
 namespace bpfprobe {
 namespace {
 
-/// BPF_CORE_FIELD_BYTE_OFFSET (libbpf's enum bpf_core_relo_kind).
+/// libbpf's enum bpf_core_relo_kind.
 constexpr unsigned FieldByteOffset = 0;
+constexpr unsigned FieldByteSize = 1;
+constexpr unsigned FieldLShiftU64 = 4;
+constexpr unsigned FieldRShiftU64 = 5;
 
 /// The suffix of synthesized type names (a libbpf "flavor").
 constexpr const char *Flavor = "___bpfprobe";
@@ -124,8 +127,7 @@ uint64_t sizeOf(StringRef T, unsigned Depth = 0) {
 
 } // namespace
 
-Expected<Value *> CoreRelocations::offset(IRBuilder<> &B, StringRef Core,
-                                          int64_t Imm) {
+Error CoreRelocations::parse(StringRef Core, Parsed &P) {
   if (Unoptimized)
     return createStringError(
         inconvertibleErrorCode(),
@@ -147,8 +149,9 @@ Expected<Value *> CoreRelocations::offset(IRBuilder<> &B, StringRef Core,
   R.Union = Root.front() == 'u';
   R.Name = RootName.str();
   R.Size = RootSize;
-  std::vector<std::pair<std::string, size_t>> Steps;
-  uint64_t Bits = 0;
+  std::vector<std::pair<std::string, size_t>> &Steps = P.Steps;
+  uint64_t &Bits = P.Bits;
+  P.Root = Root.str();
   StringRef Prev;
   for (size_t I = 1; I < Parts.size(); ++I) {
     if (Parts[I].starts_with("[")) {
@@ -164,14 +167,24 @@ Expected<Value *> CoreRelocations::offset(IRBuilder<> &B, StringRef Core,
       Bits += Idx * sizeOf(Elem) * 8;
       break;
     }
-    auto [NameOff, Type] = Parts[I].split(':');
+    auto [NameOff, TypeAndBits] = Parts[I].split(':');
+    // A bitfield member, the last step: "<type>!<bits>".
+    auto [Type, BitText] = TypeAndBits.split('!');
+    unsigned BitSize = 0;
+    if (!BitText.empty() &&
+        (I + 1 != Parts.size() || BitText.getAsInteger(10, BitSize) ||
+         !BitSize || BitSize > 64 || !(Type.starts_with("i") ||
+                                        Type.starts_with("n") ||
+                                        Type.starts_with("e") ||
+                                        Type == "b")))
+      return bad(Core, "bad bitfield '" + Parts[I] + "'");
     Prev = Type;
     auto [Name, OffText] = NameOff.split('@');
     uint64_t Off;
     if (OffText.getAsInteger(10, Off) || !sizeOf(Type))
       return bad(Core, "malformed member '" + Parts[I] + "'");
     Composite &C = Composites[Key];
-    if (Off + sizeOf(Type) * 8 > C.Size * 8)
+    if (Off + (BitSize ? BitSize : sizeOf(Type) * 8) > C.Size * 8)
       return bad(Core, "member '" + Name + "' lies outside its container");
     if (!isComposite(Type) && I + 1 != Parts.size() &&
         !(Type.starts_with("a") && Parts[I + 1].starts_with("[")))
@@ -188,8 +201,9 @@ Expected<Value *> CoreRelocations::offset(IRBuilder<> &B, StringRef Core,
       if (C.Members[Idx].Name == Name && C.Members[Idx].BitOffset == Off)
         break;
     if (Idx == C.Members.size()) {
-      C.Members.push_back({Name.str(), Off, Type.str(), ChildKey});
-    } else if (C.Members[Idx].Type != Type) {
+      C.Members.push_back({Name.str(), Off, Type.str(), ChildKey, BitSize});
+    } else if (C.Members[Idx].Type != Type ||
+               C.Members[Idx].BitSize != BitSize) {
       return bad(Core, "member '" + Name + "' has two types");
     }
     if (!ChildKey.empty()) {
@@ -202,21 +216,70 @@ Expected<Value *> CoreRelocations::offset(IRBuilder<> &B, StringRef Core,
     Steps.push_back({Key, Idx});
     Bits += Off;
     Key = ChildKey;
+    P.LeafBits = BitSize;
+    P.LeafSize = sizeOf(Type);
   }
-  if (Bits % 8 || int64_t(Bits / 8) != Imm)
-    return bad(Core, "its members are at byte " + Twine(Bits / 8) +
-                         ", not " + Twine(Imm));
+  return Error::success();
+}
 
+Value *CoreRelocations::relocation(IRBuilder<> &B, const Parsed &P,
+                                   unsigned Kind, int64_t Imm) {
   // Named for what it is once finalize() knows the member indexes.
   auto *GV = new GlobalVariable(M, B.getInt64Ty(), /*isConstant=*/false,
                                 GlobalValue::ExternalLinkage, nullptr,
                                 "bpfprobe.core");
   GV->addAttribute("btf_ama");
-  Globals.push_back({GV, Root.str(), Imm, std::move(Steps)});
+  Globals.push_back({GV, P.Root, Imm, P.Steps, Kind});
   Value *Off = B.CreateLoad(B.getInt64Ty(), GV);
   Function *Pass = Intrinsic::getDeclaration(&M, Intrinsic::bpf_passthrough,
                                              {B.getInt64Ty(), B.getInt64Ty()});
   return B.CreateCall(Pass, {B.getInt32(Seq++), Off});
+}
+
+Expected<Value *> CoreRelocations::offset(IRBuilder<> &B, StringRef Core,
+                                          int64_t Imm) {
+  Parsed P;
+  if (Error E = parse(Core, P))
+    return std::move(E);
+  if (P.LeafBits)
+    return bad(Core, "a bitfield's offset is not a byte offset");
+  if (P.Bits % 8 || int64_t(P.Bits / 8) != Imm)
+    return bad(Core, "its members are at byte " + Twine(P.Bits / 8) +
+                         ", not " + Twine(Imm));
+  return relocation(B, P, FieldByteOffset, Imm);
+}
+
+Expected<CoreRelocations::BitfieldRead>
+CoreRelocations::bitfield(IRBuilder<> &B, StringRef Core, unsigned ByteOffset,
+                          unsigned Size, unsigned Shift, unsigned BitSize) {
+  Parsed P;
+  if (Error E = parse(Core, P))
+    return std::move(E);
+  if (!P.LeafBits)
+    return bad(Core, "not a bitfield");
+  // libbpf's local values (bpf_core_calc_field_relo), which it checks the
+  // instructions' immediates against: the storage unit of the member's
+  // type, doubled until it holds the field.
+  uint64_t BitOff = P.Bits, ByteSz = P.LeafSize, ByteOff;
+  ByteOff = BitOff / 8 / ByteSz * ByteSz;
+  while (BitOff + P.LeafBits - ByteOff * 8 > ByteSz * 8) {
+    if (ByteSz >= 8)
+      return bad(Core, "the bitfield straddles eight bytes");
+    ByteSz *= 2;
+    ByteOff = BitOff / 8 / ByteSz * ByteSz;
+  }
+  uint64_t LShift = 64 - (BitOff + P.LeafBits - ByteOff * 8);
+  uint64_t RShift = 64 - P.LeafBits;
+  if (ByteOff != ByteOffset || ByteSz != Size ||
+      BitOff - ByteOff * 8 != Shift || P.LeafBits != BitSize)
+    return bad(Core, "the plan reads the bitfield at another place than "
+                     "its access says");
+  BitfieldRead R;
+  R.ByteOffset = relocation(B, P, FieldByteOffset, ByteOff);
+  R.ByteSize = relocation(B, P, FieldByteSize, ByteSz);
+  R.LShift = relocation(B, P, FieldLShiftU64, LShift);
+  R.RShift = relocation(B, P, FieldRShiftU64, RShift);
+  return R;
 }
 
 DIType *CoreRelocations::typeFor(StringRef T, const std::string &Key,
@@ -294,6 +357,15 @@ DIType *CoreRelocations::compositeFor(const std::string &Key, DIBuilder &DIB,
   for (const Member &Mb : C.Members) {
     DIType *T = typeFor(Mb.Type, Mb.Key.empty() ? Key + "." + Mb.Name : Mb.Key,
                         DIB, File);
+    if (Mb.BitSize) {
+      // The storage unit starts at the member's type's alignment, as the
+      // C layout (and libbpf's reading of it) has it.
+      uint64_t Unit = sizeOf(Mb.Type) * 8;
+      Elems.push_back(DIB.createBitFieldMemberType(
+          File, Mb.Name, File, 0, Mb.BitSize, Mb.BitOffset,
+          Mb.BitOffset / Unit * Unit, DINode::FlagZero, T));
+      continue;
+    }
     Elems.push_back(DIB.createMemberType(File, Mb.Name, File, 0,
                                          sizeOf(Mb.Type) * 8, 0, Mb.BitOffset,
                                          DINode::FlagZero, T));
@@ -346,8 +418,8 @@ Error CoreRelocations::finalize() {
     for (auto &[Key, Idx] : A.Steps)
       Str += ":" + std::to_string(Key.empty() ? Idx : NewIndex[Key][Idx]);
     const Composite &R = Composites[A.Root];
-    std::string Name = ("llvm." + R.Name + Flavor + ":" +
-                        Twine(FieldByteOffset) + ":" + Twine(A.Imm) + "$" +
+    std::string Name = ("llvm." + R.Name + Flavor + ":" + Twine(A.Kind) +
+                        ":" + Twine(A.Imm) + "$" +
                         Str)
                            .str();
     // The same access twice: one global, as BPFAbstractMemberAccess keeps.

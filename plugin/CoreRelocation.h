@@ -42,6 +42,18 @@ public:
   llvm::Expected<llvm::Value *> offset(llvm::IRBuilder<> &B,
                                        llvm::StringRef Core, int64_t Imm);
 
+  /// The four relocated values of a bitfield read (libbpf's
+  /// BPF_CORE_READ_BITFIELD_PROBED): read ByteSize bytes at ByteOffset
+  /// into a zeroed u64, shift left by LShift, right by RShift. The other
+  /// arguments are the plan's compile-time read, checked against Core.
+  struct BitfieldRead {
+    llvm::Value *ByteOffset, *ByteSize, *LShift, *RShift;
+  };
+  llvm::Expected<BitfieldRead> bitfield(llvm::IRBuilder<> &B,
+                                        llvm::StringRef Core,
+                                        unsigned ByteOffset, unsigned Size,
+                                        unsigned Shift, unsigned BitSize);
+
   /// Synthesizes the debug-info types of every access (each structure
   /// with the members some access uses, at their offsets) and attaches
   /// them to the relocation globals. An error when the module has no
@@ -61,6 +73,7 @@ private:
     uint64_t BitOffset;
     std::string Type; ///< a type in FetchExpr::Core's form
     std::string Key;  ///< for a composite member, its composite's key
+    unsigned BitSize = 0; ///< a bitfield's width
   };
   struct Composite {
     bool Union = false;
@@ -83,7 +96,19 @@ private:
     std::string Root;
     int64_t Imm;
     std::vector<std::pair<std::string, size_t>> Steps;
+    unsigned Kind; ///< libbpf's bpf_core_relo_kind
   };
+  /// An access read from its text.
+  struct Parsed {
+    std::string Root;
+    std::vector<std::pair<std::string, size_t>> Steps;
+    uint64_t Bits = 0;     ///< offset of the last member from the root
+    unsigned LeafBits = 0; ///< the last member's width if a bitfield
+    uint64_t LeafSize = 0; ///< bytes of the last member's type
+  };
+  llvm::Error parse(llvm::StringRef Core, Parsed &P);
+  llvm::Value *relocation(llvm::IRBuilder<> &B, const Parsed &P,
+                          unsigned Kind, int64_t Imm);
   std::vector<Access> Globals;
   unsigned Seq = 0;
   bool Unoptimized = false;

@@ -276,6 +276,52 @@ private:
   /// Where CO-RE accesses (FetchExpr::Core) become relocations.
   CoreRelocations *Core;
 
+  /// A CO-RE bitfield (FetchExpr::Core), read as libbpf's
+  /// BPF_CORE_READ_BITFIELD_PROBED reads one: the relocated number of bytes
+  /// at the relocated offset into a zeroed u64, shifted left and right by
+  /// relocated amounts. Null after a diagnostic.
+  Value *coreBitfield(const FetchExpr &E) {
+    const FetchExpr *Word = E.Operand.get();
+    const FetchExpr *At = Word->Kind == FetchExpr::Deref ? Word->Operand.get()
+                                                         : nullptr;
+    if (!At || At->Kind != FetchExpr::Add || !At->Core.empty()) {
+      diagnose(M, "probe '" + Site.Program + "': a CO-RE bitfield that is "
+                  "not a read at a structure's offset");
+      Core = nullptr;
+      return nullptr;
+    }
+    Value *Base = eval(*At->Operand);
+    auto R = Core->bitfield(B, E.Core, At->Value, Word->Size, E.BitOffset,
+                            E.BitSize);
+    if (!R) {
+      diagnose(M, "probe '" + Site.Program + "': " +
+                      toString(R.takeError()));
+      Core = nullptr;
+      return nullptr;
+    }
+    AllocaInst *Slot;
+    {
+      IRBuilderBase::InsertPointGuard G(B);
+      BasicBlock &Entry = B.GetInsertBlock()->getParent()->getEntryBlock();
+      B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+      Slot = B.CreateAlloca(i64(), nullptr, "bits");
+      Slot->setAlignment(Align(8));
+    }
+    B.CreateStore(B.getInt64(0), Slot);
+    uint64_t Helper = Site.Space == AddrSpace::User ? HelperProbeReadUser
+                                                    : HelperProbeReadKernel;
+    Value *Ret = callHelper(
+        Helper, i64(),
+        {Slot, B.CreateTrunc(R->ByteSize, B.getInt32Ty()),
+         B.CreateIntToPtr(B.CreateAdd(Base, R->ByteOffset),
+                          PointerType::getUnqual(Ctx))});
+    noteFault(Ret);
+    RegCache.clear();
+    Value *V = B.CreateShl(B.CreateLoad(i64(), Slot), R->LShift);
+    return E.SignExtend ? B.CreateAShr(V, R->RShift)
+                        : B.CreateLShr(V, R->RShift);
+  }
+
   /// The byte offset of an Add: a CO-RE relocation when it is one.
   Value *addend(const FetchExpr &E) {
     if (!E.Core.empty() && Core) {
@@ -363,6 +409,9 @@ private:
       return V;
     }
     case FetchExpr::Bitfield: {
+      if (!E.Core.empty() && Core)
+        if (Value *V = coreBitfield(E))
+          return V;
       // Move the field to the top of the word, then shift it down,
       // arithmetically for signed fields.
       Value *V = eval(*E.Operand);

@@ -105,7 +105,7 @@ std::unique_ptr<FetchExpr> FetchExpr::extend(std::unique_ptr<FetchExpr> V,
     return constant(int64_t(X));
   }
   // An integer conversion of a conversion: the narrower one decides.
-  if (V->Kind == Bitfield && V->BitOffset == 0) {
+  if (V->Kind == Bitfield && V->BitOffset == 0 && V->Core.empty()) {
     if (V->BitSize < Bits && !V->SignExtend)
       return V; // already zero-extended from fewer bits
     if (V->BitSize == Bits && V->SignExtend == Signed)
@@ -282,7 +282,7 @@ bool coreAccessIsWellFormed(StringRef Core) {
     return false;
   for (char C : Core)
     if (!(isAlnum(C) || C == '_' || C == '/' || C == '@' || C == ':' ||
-          C == '#' || C == ',' || C == '['))
+          C == '#' || C == ',' || C == '[' || C == '!'))
       return false;
   return Core.front() == 's' || Core.front() == 'u';
 }
@@ -839,9 +839,12 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
     Out += "(deref " + std::to_string(E.Size) + " ";
     break;
   case FetchExpr::Bitfield:
-    Out += "(bitfield " + std::to_string(E.Size) + " " +
-           std::to_string(E.BitOffset) + " " + std::to_string(E.BitSize) + " " +
-           std::to_string(E.SignExtend) + " ";
+    Out += (E.Core.empty() ? "(bitfield " : "(corebitfield ") +
+           std::to_string(E.Size) + " " + std::to_string(E.BitOffset) + " " +
+           std::to_string(E.BitSize) + " " + std::to_string(E.SignExtend) +
+           " ";
+    if (!E.Core.empty())
+      Out += E.Core + " ";
     break;
   case FetchExpr::Unary:
   case FetchExpr::Binary:
@@ -922,7 +925,7 @@ public:
         E->Parts.push_back(std::move(*Sub));
       }
     } else if (Op == "add" || Op == "coreadd" || Op == "deref" ||
-               Op == "bitfield") {
+               Op == "bitfield" || Op == "corebitfield") {
       if (Op == "add" || Op == "coreadd") {
         E->Kind = FetchExpr::Add;
         if (number(E->Value))
@@ -943,6 +946,11 @@ public:
             number(Signed))
           return fail("bad bitfield");
         E->SignExtend = Signed;
+        if (Op == "corebitfield") {
+          E->Core = word().str();
+          if (!coreAccessIsWellFormed(E->Core))
+            return fail("bad CO-RE access");
+        }
       }
       auto Sub = read(Depth + 1);
       if (!Sub)

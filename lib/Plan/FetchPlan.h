@@ -86,7 +86,11 @@ struct FetchExpr {
   /// and a leaf type `i<size>` (signed), `n<size>` (unsigned), `b`
   /// (_Bool), `p` (pointer), `e<name>#<size>` (enum), `f<size>` (float) or
   /// `a<count>,<type>` (array); a last step `[<index>` takes an element of
-  /// the array member before it. Printed plans show Value, the offset in the
+  /// the array member before it. On a Bitfield node (whose operand is then
+  /// a Size-byte read at Add(structure, byte offset)) the access names the
+  /// bitfield member, its type followed by `!<width>`, and the read is
+  /// relocated as libbpf's BPF_CORE_READ_BITFIELD_PROBED does: offset,
+  /// size and both shifts. Printed plans show Value, the offset in the
   /// BTF the probe was compiled against.
   std::string Core;
 

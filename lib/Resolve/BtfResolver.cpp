@@ -100,6 +100,8 @@ struct Val {
   uint32_t Type = 0;
   /// A bitfield member in memory: its bits from Addr.
   unsigned BitOffset = 0, BitSize = 0;
+  /// The bitfield's CO-RE access (FetchExpr::Core), when it has one.
+  std::string BitCore;
 };
 
 class BtfWalk {
@@ -382,8 +384,20 @@ Expected<std::unique_ptr<FetchExpr>> BtfWalk::load(Val V, const SpecExpr &E) {
                               "architectures only");
     unsigned First = V.BitOffset / 8, Shift = V.BitOffset % 8;
     unsigned Size = 1;
-    while (Size < 8 && Size * 8 < Shift + V.BitSize)
-      Size *= 2;
+    if (!V.BitCore.empty()) {
+      // The storage unit libbpf computes for a CO-RE bitfield read: the
+      // member type's size, doubled until it holds the field.
+      Size = std::max<int64_t>(1, btf__resolve_size(T, V.Type));
+      First = V.BitOffset / 8 / Size * Size;
+      while (Size < 8 && V.BitOffset + V.BitSize > (First + Size) * 8) {
+        Size *= 2;
+        First = V.BitOffset / 8 / Size * Size;
+      }
+      Shift = V.BitOffset - First * 8;
+    } else {
+      while (Size < 8 && Size * 8 < Shift + V.BitSize)
+        Size *= 2;
+    }
     if (Size * 8 < Shift + V.BitSize)
       return errorAt(E.Range, "bitfield '" + text(E.Range) +
                                   "' straddles eight bytes");
@@ -393,8 +407,10 @@ Expected<std::unique_ptr<FetchExpr>> BtfWalk::load(Val V, const SpecExpr &E) {
     bool Signed = Sc && Sc->Signed;
     if (!Sc)
       consumeError(Sc.takeError());
-    return FetchExpr::bitfield(std::move(Word), Size, Shift, V.BitSize,
-                               Signed);
+    auto Field = FetchExpr::bitfield(std::move(Word), Size, Shift, V.BitSize,
+                                     Signed);
+    Field->Core = V.BitCore;
+    return std::move(Field);
   }
   if (!(btf_is_int(Ty) || btf_is_ptr(Ty) || btf_is_any_enum(Ty)))
     return errorAt(E.Range, "'" + text(E.Range) + "' is a '" +
@@ -528,6 +544,19 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
       V.Addr = std::move(StructAddr);
       V.BitOffset = Off;
       V.BitSize = Bits;
+      // Its own access from the containing named structure: libbpf
+      // relocates a bitfield's storage offset, size and shifts.
+      std::string Container = coreType(StructId), Steps;
+      for (const MemberStep &M : Path) {
+        std::string T = coreType(M.Type);
+        if (T.empty()) {
+          Container.clear();
+          break;
+        }
+        Steps += "/" + M.Name + "@" + std::to_string(M.BitOffset) + ":" + T;
+      }
+      if (Container.size() > 1 && Container[1] != '#')
+        V.BitCore = Container + Steps + "!" + std::to_string(Bits);
     } else {
       V.Addr = memberAddress(std::move(StructAddr), StructId, Off, Path);
     }

@@ -47,7 +47,11 @@ struct file {
   unsigned int f_flags;
 #endif
   unsigned short f_mode;
-  unsigned int f_lock_held : 1, f_ra_state : 3, f_depth : 12;
+  unsigned int
+#ifdef NEWER
+      f_new : 2,
+#endif
+      f_lock_held : 1, f_ra_state : 3, f_depth : 12;
   signed int f_delta : 5;
   volatile const enum rw_hint f_write_hint;
 #ifndef NEWER
