@@ -813,7 +813,7 @@ private:
     // kernel's DWARF is not found.
     bool UseBtf = Kernel && Need == DebugInfoNeed::Required;
     std::string DwarfMissing;
-    if (UseBtf && Opts.Btf.empty()) {
+    if (UseBtf && Opts.Btf.empty() && !isTrampolineProbe(Spec.Kind)) {
       if (!DebugInfos) {
         FinderOptions FO;
         FO.ExplicitPath = Opts.DebugInfo;

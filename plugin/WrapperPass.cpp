@@ -384,6 +384,16 @@ private:
       RegCache[E.RegIdx] = V;
       return V;
     }
+    case FetchExpr::CtxSlot: {
+      // A BPF trampoline's context is an array of 64-bit slots (the
+      // verifier's btf_ctx_access allows exactly these loads).
+      Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), CtxArg,
+                                              E.Value * 8, "");
+      LoadInst *L = B.CreateLoad(i64(), P,
+                                 E.TrampolineRet ? "retval" : "arg");
+      L->setVolatile(true);
+      return L;
+    }
     case FetchExpr::Const:
       return ConstantInt::get(i64(), E.Value, /*IsSigned=*/true);
     case FetchExpr::Add:

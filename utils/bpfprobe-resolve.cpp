@@ -294,10 +294,12 @@ bool Resolver::printPlans(const ProbeSpec &Spec) {
   DebugInfo *DI = nullptr;
   const BtfTypes *BTF = nullptr;
   bool Kernel = !isUserProbe(Spec.Kind);
+  bool Trampoline = isTrampolineProbe(Spec.Kind);
   if (Need == DebugInfoNeed::Required && Kernel &&
-      Opts.Finder.ExplicitPath.empty()) {
-    // BTF when asked, or when the kernel's DWARF is not at hand.
-    if (Opts.Btf.empty()) {
+      (Opts.Finder.ExplicitPath.empty() || Trampoline)) {
+    // BTF when asked, or when the kernel's DWARF is not at hand; always
+    // for fentry and fexit.
+    if (Opts.Btf.empty() && !Trampoline) {
       auto T0 = Clock::now();
       DI = DebugInfos.find(Spec.Binary, true);
       OpenMs += msSince(T0);

@@ -39,6 +39,14 @@ std::unique_ptr<FetchExpr> FetchExpr::constant(int64_t V) {
   return E;
 }
 
+std::unique_ptr<FetchExpr> FetchExpr::ctxSlot(unsigned Slot, bool Ret) {
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = CtxSlot;
+  E->Value = Slot;
+  E->TrampolineRet = Ret;
+  return E;
+}
+
 std::unique_ptr<FetchExpr> FetchExpr::add(std::unique_ptr<FetchExpr> Op,
                                           int64_t K) {
   if (K == 0)
@@ -274,6 +282,7 @@ std::unique_ptr<FetchExpr> FetchExpr::clone() const {
     E->Parts.push_back(P->clone());
   E->PartSizes = PartSizes;
   E->Core = Core;
+  E->TrampolineRet = TrampolineRet;
   return E;
 }
 
@@ -306,6 +315,7 @@ unsigned FetchExpr::countNodes() const {
 static bool representableValue(const FetchExpr &E) {
   switch (E.Kind) {
   case FetchExpr::Reg:
+  case FetchExpr::CtxSlot:
   case FetchExpr::Const:
     return true;
   case FetchExpr::Deref: {
@@ -435,6 +445,9 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     if (E.RegIdx >= ABI.Regs.size())
       return "%?";
     return std::string("%") + ABI.reg(E.RegIdx).Name;
+  case FetchExpr::CtxSlot:
+    // The fprobe events' names (Documentation/trace/fprobetrace.rst).
+    return E.TrampolineRet ? "$retval" : "$arg" + std::to_string(E.Value + 1);
   case FetchExpr::Const:
     return "\\" + std::to_string(E.Value);
   case FetchExpr::Add:
@@ -568,9 +581,12 @@ std::string kprobeArgName(StringRef Text, unsigned Pos, bool TypeList) {
 }
 
 std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
+  // fentry and fexit print as fprobe events ("f:", "%return").
+  bool Trampoline = Site.Kind == "fentry" || Site.Kind == "fexit";
   std::string S = (Site.Kind == "kretprobe" || Site.Kind == "uretprobe")
                       ? "r:"
-                      : "p:";
+                  : Trampoline ? "f:"
+                               : "p:";
   S += Site.Program;
   S += ' ';
   if (!Site.Target.empty()) {
@@ -580,6 +596,8 @@ std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
   S += Site.Symbol;
   if (Site.Offset)
     S += "+" + std::to_string(Site.Offset);
+  if (Site.Kind == "fexit")
+    S += "%return";
   std::vector<std::string> Used;
   for (const ArgPlan &A : Site.Args) {
     unsigned Pos = Used.size() + 1;
@@ -620,6 +638,11 @@ public:
                    Twine(ABI.Regs.size()) + " registers of " + ABI.Name);
       return true;
     case FetchExpr::Const:
+      return true;
+    case FetchExpr::CtxSlot:
+      if (E.Value < 0 || E.Value >= MaxTrampolineSlots)
+        return bad("trampoline context slot " + Twine(E.Value) +
+                   " is not one of the " + Twine(MaxTrampolineSlots));
       return true;
     case FetchExpr::Add:
       return operand(E) && scalar(*E.Operand, Depth + 1);
@@ -825,6 +848,10 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
   case FetchExpr::Reg:
     Out += "(reg " + std::to_string(E.RegIdx) + ")";
     return;
+  case FetchExpr::CtxSlot:
+    Out += (E.TrampolineRet ? "(ctxret " : "(ctxslot ") +
+           std::to_string(E.Value) + ")";
+    return;
   case FetchExpr::Const:
     Out += "(const " + std::to_string(E.Value) + ")";
     return;
@@ -888,6 +915,11 @@ public:
       E->Kind = FetchExpr::Reg;
       if (number(E->RegIdx))
         return fail("bad register");
+    } else if (Op == "ctxslot" || Op == "ctxret") {
+      E->Kind = FetchExpr::CtxSlot;
+      E->TrampolineRet = Op == "ctxret";
+      if (number(E->Value))
+        return fail("bad context slot");
     } else if (Op == "const") {
       E->Kind = FetchExpr::Const;
       if (number(E->Value))

@@ -57,6 +57,9 @@ struct FetchExpr {
     Unary,    ///< Op (Neg or Not) of Parts[0]
     Binary,   ///< Parts[0] Op Parts[1]; comparisons give 0 or 1
     Select,   ///< Parts[0] != 0 ? Parts[1] : Parts[2] (DW_OP_bra, skip)
+    CtxSlot,  ///< 64-bit slot Value of a BPF trampoline's context (fentry,
+              ///< fexit): the traced function's arguments in order, then
+              ///< (fexit, TrampolineRet) its return value
   };
   /// The operation of a Unary or Binary node.
   enum OpTy {
@@ -73,6 +76,7 @@ struct FetchExpr {
   unsigned BitOffset = 0;
   unsigned BitSize = 0;
   bool SignExtend = false; ///< Bitfield: the field is signed
+  bool TrampolineRet = false; ///< CtxSlot: the slot is fexit's return value
   std::unique_ptr<FetchExpr> Operand;
   /// Pieces: the parts; Unary, Binary, Select: the operands.
   std::vector<std::unique_ptr<FetchExpr>> Parts;
@@ -95,6 +99,7 @@ struct FetchExpr {
   std::string Core;
 
   static std::unique_ptr<FetchExpr> reg(unsigned RegIdx);
+  static std::unique_ptr<FetchExpr> ctxSlot(unsigned Slot, bool Ret = false);
   static std::unique_ptr<FetchExpr> constant(int64_t V);
   static std::unique_ptr<FetchExpr> add(std::unique_ptr<FetchExpr> E, int64_t K);
   static std::unique_ptr<FetchExpr> deref(std::unique_ptr<FetchExpr> Addr,
@@ -236,6 +241,10 @@ llvm::Expected<SitePlan> parsePlan(llvm::StringRef Text);
 /// bit ranges within their value, pieces that add up, operation codes,
 /// tree depth and size, value types, and the stack budget.
 llvm::Error validate(const SitePlan &Site, const ArchABI &ABI);
+
+/// Slots of a BPF trampoline's context: MAX_BPF_FUNC_ARGS (12) arguments
+/// and fexit's return value.
+constexpr int64_t MaxTrampolineSlots = 13;
 
 /// Limits validate() enforces on one argument's expression.
 constexpr unsigned MaxFetchExprDepth = 64;

@@ -118,6 +118,8 @@ private:
   const ArchABI &ABI;
   const struct btf_type *Proto = nullptr;
   std::vector<std::unique_ptr<FetchExpr>> ParamLocs;
+  /// fexit: the context slot of the return value.
+  unsigned RetSlot = 0;
   std::vector<std::string> ParamNames;
   std::vector<uint32_t> ParamTypes;
 
@@ -433,6 +435,12 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
                          "parameter '" + E.Name + "' is not known at "
                          "return (its register is clobbered); use "
                          "'$retval'");
+        if (!ParamLocs[I])
+          return errorAt(E.NameRange,
+                         "parameter '" + E.Name + "' is a '" +
+                             typeName(ParamTypes[I]) +
+                             "' passed by value; the trampoline gives it as "
+                             "raw slots: probe with kprobe and DWARF");
         Val V;
         V.Value = ParamLocs[I]->clone();
         V.Type = ParamTypes[I];
@@ -448,7 +456,8 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
   case SpecExpr::ArgN: {
     if (Error Err = checkArgPlace(Spec, E))
       return std::move(Err);
-    if (E.Number < 1 || size_t(E.Number) > ParamLocs.size())
+    if (E.Number < 1 || size_t(E.Number) > ParamLocs.size() ||
+        !ParamLocs[E.Number - 1])
       return errorAt(E.Range, "'" + Spec.Place.Symbol + "' has " +
                                   Twine(ParamLocs.size()) +
                                   " parameters in BTF, no '$arg" +
@@ -466,6 +475,15 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
       return S.takeError();
     if (S->Kind == ScalarType::Void)
       return errorAt(E.Range, "'" + Spec.Place.Symbol + "' returns void");
+    if (isTrampolineProbe(Spec.Kind)) {
+      if (S->Size > 8)
+        return errorAt(E.Range, "fexit gives a return value of more than 8 "
+                                "bytes as raw slots");
+      Val V;
+      V.Type = Proto->type;
+      V.Value = FetchExpr::ctxSlot(RetSlot, /*Ret=*/true);
+      return std::move(V);
+    }
     auto L = returnValueLocation(*S, ABI, ABI.conv(false), E.Range);
     if (!L)
       return L.takeError();
@@ -478,6 +496,9 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
     return std::move(V);
   }
   case SpecExpr::Reg: {
+    if (isTrampolineProbe(Spec.Kind))
+      return errorAt(E.Range, "a trampoline program has no registers; name "
+                              "the arguments");
     auto R = registerOf(E, ABI);
     if (!R)
       return R.takeError();
@@ -759,8 +780,24 @@ Error BtfWalk::findFunction() {
     ParamNames.push_back(name(Par->name_off).str());
     ParamTypes.push_back(Par->type);
   }
-  if (!NeedLocations)
+  if (!NeedLocations && !isTrampolineProbe(Spec.Kind))
     return Error::success();
+  if (isTrampolineProbe(Spec.Kind)) {
+    // The trampoline's context: each argument in 64-bit slots (a structure
+    // of up to 16 bytes by value takes two, as the kernel's
+    // btf_distill_func_proto counts), then fexit's return value.
+    unsigned Slot = 0;
+    for (uint32_t T : ParamTypes) {
+      int64_t Size = btf__resolve_size(this->T, T);
+      const struct btf_type *PT = type(strip(T));
+      bool Scalar = PT && (btf_is_int(PT) || btf_is_ptr(PT) ||
+                           btf_is_any_enum(PT)) && Size > 0 && Size <= 8;
+      ParamLocs.push_back(Scalar ? FetchExpr::ctxSlot(Slot) : nullptr);
+      Slot += Size > 8 ? 2 : 1;
+    }
+    RetSlot = Slot;
+    return Error::success();
+  }
   // Parameters after one that cannot be placed (a structure by value)
   // are not placed either; asking for them says why.
   std::vector<TextRange> Ranges(ParamTypes.size(), Spec.Place.SymbolRange);

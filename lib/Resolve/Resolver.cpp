@@ -34,7 +34,9 @@ static bool hasRetval(const SpecExpr &E) {
 }
 
 DebugInfoNeed debugInfoNeed(const ProbeSpec &Spec) {
-  if (needsDebugInfo(Spec))
+  // A trampoline's arguments are typed by BTF, which is the only source
+  // that resolves them.
+  if (needsDebugInfo(Spec) || isTrampolineProbe(Spec.Kind))
     return DebugInfoNeed::Required;
   // A return value's place depends on its type (a structure of doubles is
   // in %xmm0, a long long of a 32-bit task in two registers): where the
@@ -57,6 +59,13 @@ Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                   StringRef ConvName, const BtfTypes *BTF) {
   Resolution R;
   DebugInfoNeed Need = debugInfoNeed(Spec);
+  if (isTrampolineProbe(Spec.Kind) && !BTF)
+    return make_error<ResolveError>(
+        Spec.KindRange, probeKindName(Spec.Kind).str() +
+                            " probes are resolved through the kernel's BTF, "
+                            "which was not found");
+  if (isTrampolineProbe(Spec.Kind))
+    DI = nullptr;
   if (!DI && BTF && Need == DebugInfoNeed::Required &&
       !isUserProbe(Spec.Kind)) {
     auto Plan = resolveWithBtf(Spec, *BTF, ABI);
