@@ -8,7 +8,9 @@
 /// element and dereference steps through BTF types (anonymous members,
 /// bitfields, arrays, typedefs, modifiers, enums). BTF has no locations, so
 /// only function entries (and returns) resolve; the sites are not pinned to
-/// one kernel build (SitePlan::BuildId stays empty).
+/// one kernel build (SitePlan::BuildId stays empty). fentry and fexit
+/// probes resolve here only: their arguments are the BPF trampoline's
+/// context slots (FetchExpr::CtxSlot), typed by the same prototype.
 //===----------------------------------------------------------------------===//
 
 #ifndef BPFPROBE_RESOLVE_BTFRESOLVER_H
