@@ -27,6 +27,10 @@ namespace bpfprobe {
 struct PluginOptions {
   std::string Arch;      ///< arch=NAME
   std::string DebugInfo; ///< debuginfo=PATH
+  /// btf=PATH: resolve kernel probes with this BTF (raw, or an ELF file's
+  /// .BTF; a module's over BtfBase) instead of DWARF.
+  std::string Btf;
+  std::string BtfBase; ///< btf-base=PATH (default /sys/kernel/btf/vmlinux)
   bool PrintPlan = false; ///< print-plan
   /// cc=NAME: the calling convention to resolve by instead of the arch's
   /// kernel (kprobe) or user (uprobe) one: "regparm3", "cdecl", "kernel",

@@ -65,6 +65,10 @@ protected:
         Opts.Arch = S.str();
       } else if (S.consume_front("debuginfo=")) {
         Opts.DebugInfo = S.str();
+      } else if (S.consume_front("btf=")) {
+        Opts.Btf = S.str();
+      } else if (S.consume_front("btf-base=")) {
+        Opts.BtfBase = S.str();
       } else if (S.consume_front("cc=")) {
         Opts.CallConv = S.str();
       } else if (S == "print-plan") {
@@ -73,7 +77,7 @@ protected:
         D.Report(D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "bpfprobe: unknown plugin argument '%0'; expected arch=NAME, "
-            "debuginfo=PATH, cc=NAME or print-plan"))
+            "debuginfo=PATH, btf=PATH, btf-base=PATH, cc=NAME or print-plan"))
             << S;
         return false;
       }

@@ -28,6 +28,7 @@
 
 #include "BPFProbe.h"
 #include "Plan/FetchPlan.h"
+#include "Resolve/BtfResolver.h"
 #include "Resolve/DebugInfoFinder.h"
 #include "Resolve/DwarfResolver.h"
 #include "Resolve/Resolver.h"
@@ -402,6 +403,10 @@ private:
   std::vector<LiteralRun> Runs;
   /// Debug info opened so far, shared by the probes of this file.
   std::unique_ptr<DebugInfoCache> DebugInfos;
+  /// BTF opened so far, by kernel module ("" = vmlinux); null after a
+  /// failure, whose message is in BtfFailures.
+  std::map<std::string, std::unique_ptr<BtfTypes>> Btfs;
+  std::map<std::string, std::string> BtfFailures;
   bool InRun = false;
   const ArchABI *ABI = nullptr;
 
@@ -774,6 +779,27 @@ private:
     return QualType();
   }
 
+  /// The BTF of a kernel module ("" = vmlinux), opened once: btf=PATH, or
+  /// /sys/kernel/btf/<module> over btf-base=PATH or the running kernel's.
+  const BtfTypes *btfFor(const std::string &Module) {
+    auto It = Btfs.find(Module);
+    if (It != Btfs.end())
+      return It->second.get();
+    std::string Path = Opts.Btf, Base;
+    if (Path.empty())
+      Path = Module.empty() ? BtfTypes::KernelPath
+                            : "/sys/kernel/btf/" + Module;
+    if (!Module.empty())
+      Base = Opts.BtfBase.empty() ? BtfTypes::KernelPath : Opts.BtfBase;
+    auto B = BtfTypes::open(Path, Base);
+    if (!B) {
+      BtfFailures[Module] = toString(B.takeError());
+      Btfs[Module] = nullptr;
+      return nullptr;
+    }
+    return (Btfs[Module] = std::move(*B)).get();
+  }
+
   /// Resolves through the library's one entry point, finding the target's
   /// debug info (once per target) when the spec needs or can use it.
   bool resolve(const ProbeSpec &Spec, ArrayRef<ArgInput> Inputs,
@@ -782,7 +808,37 @@ private:
     bool Kernel = !isUserProbe(Spec.Kind);
     DebugInfoNeed Need = debugInfoNeed(Spec);
     DebugInfo *DI = nullptr;
-    if (Need != DebugInfoNeed::None) {
+    const BtfTypes *BTF = nullptr;
+    // Kernel names come from BTF when asked (btf=PATH) or when the
+    // kernel's DWARF is not found.
+    bool UseBtf = Kernel && Need == DebugInfoNeed::Required;
+    std::string DwarfMissing;
+    if (UseBtf && Opts.Btf.empty() && !isTrampolineProbe(Spec.Kind)) {
+      if (!DebugInfos) {
+        FinderOptions FO;
+        FO.ExplicitPath = Opts.DebugInfo;
+        DebugInfos = std::make_unique<DebugInfoCache>(FO);
+      }
+      DI = Opts.DebugInfo.empty() ? DebugInfos->find(Spec.Binary, Kernel)
+                                  : nullptr;
+      UseBtf = !DI && Opts.DebugInfo.empty();
+    }
+    if (UseBtf) {
+      BTF = btfFor(Spec.Binary);
+      if (!BTF) {
+        TextRange R = Spec.KindRange;
+        error(Loc.at(R.Begin),
+              "no DWARF and no BTF for the kernel" +
+                  (Spec.Binary.empty() ? std::string()
+                                       : " module '" + Spec.Binary + "'") +
+                  ": " + BtfFailures[Spec.Binary] +
+                  "; pass -fplugin-arg-bpfprobe-btf=PATH or "
+                  "-fplugin-arg-bpfprobe-debuginfo=PATH")
+            << Loc.range(R);
+        return false;
+      }
+    }
+    if (Need != DebugInfoNeed::None && !BTF && !DI) {
       if (!DebugInfos) {
         FinderOptions FO;
         FO.ExplicitPath = Opts.DebugInfo;
@@ -812,7 +868,7 @@ private:
         return false;
       }
     }
-    auto R = resolveProbe(Spec, Inputs, A, DI, Opts.CallConv);
+    auto R = resolveProbe(Spec, Inputs, A, DI, Opts.CallConv, BTF);
     if (!R) {
       handleAllErrors(R.takeError(), [&](const ResolveError &E) {
         error(Loc.at(E.range().Begin), E.render(hintWords))

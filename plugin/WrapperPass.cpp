@@ -45,6 +45,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BPFProbe.h"
+#include "CoreRelocation.h"
 #include "Plan/FetchPlan.h"
 #include "Plan/Metadata.h"
 #include "Target/ArchABI.h"
@@ -242,9 +243,9 @@ bool neverRead(Argument &A) {
 class WrapperBuilder {
 public:
   WrapperBuilder(Module &M, Function &Body, const SitePlan &Site,
-                 const ArchABI &ABI)
+                 const ArchABI &ABI, CoreRelocations *Core = nullptr)
       : M(M), Body(Body), Site(Site), ABI(ABI), Ctx(M.getContext()),
-        B(Ctx) {}
+        B(Ctx), Core(Core) {}
 
   Function *build(Function *Wrapper) {
     BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Wrapper);
@@ -308,6 +309,67 @@ private:
   Value *Fault = nullptr;
   /// The 64-bit value of each register loaded so far, by index.
   DenseMap<unsigned, Value *> RegCache;
+  /// Where CO-RE accesses (FetchExpr::Core) become relocations.
+  CoreRelocations *Core;
+
+  /// A CO-RE bitfield (FetchExpr::Core), read as libbpf's
+  /// BPF_CORE_READ_BITFIELD_PROBED reads one: the relocated number of bytes
+  /// at the relocated offset into a zeroed u64, shifted left and right by
+  /// relocated amounts. Null after a diagnostic.
+  Value *coreBitfield(const FetchExpr &E) {
+    const FetchExpr *Word = E.Operand.get();
+    const FetchExpr *At = Word->Kind == FetchExpr::Deref ? Word->Operand.get()
+                                                         : nullptr;
+    if (!At || At->Kind != FetchExpr::Add || !At->Core.empty()) {
+      diagnose(M, "probe '" + Site.Program + "': a CO-RE bitfield that is "
+                  "not a read at a structure's offset");
+      Core = nullptr;
+      return nullptr;
+    }
+    Value *Base = eval(*At->Operand);
+    auto R = Core->bitfield(B, E.Core, At->Value, Word->Size, E.BitOffset,
+                            E.BitSize);
+    if (!R) {
+      diagnose(M, "probe '" + Site.Program + "': " +
+                      toString(R.takeError()));
+      Core = nullptr;
+      return nullptr;
+    }
+    AllocaInst *Slot;
+    {
+      IRBuilderBase::InsertPointGuard G(B);
+      BasicBlock &Entry = B.GetInsertBlock()->getParent()->getEntryBlock();
+      B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+      Slot = B.CreateAlloca(i64(), nullptr, "bits");
+      Slot->setAlignment(Align(8));
+    }
+    B.CreateStore(B.getInt64(0), Slot);
+    uint64_t Helper = Site.Space == AddrSpace::User ? HelperProbeReadUser
+                                                    : HelperProbeReadKernel;
+    Value *Ret = callHelper(
+        Helper, i64(),
+        {Slot, B.CreateTrunc(R->ByteSize, B.getInt32Ty()),
+         B.CreateIntToPtr(B.CreateAdd(Base, R->ByteOffset),
+                          PointerType::getUnqual(Ctx))});
+    noteFault(Ret);
+    RegCache.clear();
+    Value *V = B.CreateShl(B.CreateLoad(i64(), Slot), R->LShift);
+    return E.SignExtend ? B.CreateAShr(V, R->RShift)
+                        : B.CreateLShr(V, R->RShift);
+  }
+
+  /// The byte offset of an Add: a CO-RE relocation when it is one.
+  Value *addend(const FetchExpr &E) {
+    if (!E.Core.empty() && Core) {
+      auto Off = Core->offset(B, E.Core, E.Value);
+      if (Off)
+        return *Off;
+      diagnose(M, "probe '" + Site.Program + "': " +
+                      toString(Off.takeError()));
+      Core = nullptr; // one error per site
+    }
+    return ConstantInt::get(i64(), E.Value, true);
+  }
 
   /// The body's argument I from its 64-bit value.
   Value *bindArg(unsigned I, Value *V) {
@@ -358,11 +420,20 @@ private:
       RegCache[E.RegIdx] = V;
       return V;
     }
+    case FetchExpr::CtxSlot: {
+      // A BPF trampoline's context is an array of 64-bit slots (the
+      // verifier's btf_ctx_access allows exactly these loads).
+      Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), CtxArg,
+                                              E.Value * 8, "");
+      LoadInst *L = B.CreateLoad(i64(), P,
+                                 E.TrampolineRet ? "retval" : "arg");
+      L->setVolatile(true);
+      return L;
+    }
     case FetchExpr::Const:
       return ConstantInt::get(i64(), E.Value, /*IsSigned=*/true);
     case FetchExpr::Add:
-      return B.CreateAdd(eval(*E.Operand),
-                         ConstantInt::get(i64(), E.Value, true));
+      return B.CreateAdd(eval(*E.Operand), addend(E));
     case FetchExpr::Deref:
       return B.CreateZExtOrTrunc(read(eval(*E.Operand), E.Size), i64());
     case FetchExpr::Pieces: {
@@ -384,6 +455,9 @@ private:
       return V;
     }
     case FetchExpr::Bitfield: {
+      if (!E.Core.empty() && Core)
+        if (Value *V = coreBitfield(E))
+          return V;
       // Move the field to the top of the word, then shift it down,
       // arithmetically for signed fields.
       Value *V = eval(*E.Operand);
@@ -1038,6 +1112,7 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
 
   std::string Meta;
   SmallVector<GlobalValue *, 8> Wrappers;
+  CoreRelocations Core(M);
   for (AnnotatedBody &AB : Bodies) {
     Function &F = *AB.F;
     bool OK = true;
@@ -1046,6 +1121,7 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
     if (!OK)
       continue;
     std::string Name = F.getName().str();
+    Core.setUnoptimized(F.hasFnAttribute(Attribute::OptimizeNone));
     F.setName("__bpfprobe_body_" + Name);
     F.setLinkage(GlobalValue::InternalLinkage);
     F.setSection("");
@@ -1078,12 +1154,14 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
           AttrBuilder(M.getContext(), F.getAttributes().getFnAttrs())));
       W->removeFnAttr(Attribute::AlwaysInline);
       attachDebugInfo(M, F, *W);
-      WrapperBuilder(M, F, Site, *ABI).build(W);
+      WrapperBuilder(M, F, Site, *ABI, &Core).build(W);
       Wrappers.push_back(W);
       Meta += formatMetadataRecord(Site, *ABI);
     }
   }
 
+  if (Error E = Core.finalize())
+    diagnose(M, toString(std::move(E)));
   if (!Meta.empty()) {
     Constant *Init = ConstantDataArray::getString(M.getContext(), Meta,
                                                   /*AddNull=*/false);

@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plan/FetchPlan.h"
+#include "Resolve/BtfResolver.h"
 #include "Resolve/DebugInfoFinder.h"
 #include "Resolve/DwarfResolver.h"
 #include "Resolve/Resolver.h"
@@ -50,7 +51,8 @@ using namespace bpfprobe;
 namespace {
 
 constexpr const char *Usage =
-    "usage: bpfprobe-resolve [--debuginfo PATH] [--arch ARCH] [--cc NAME]\n"
+    "usage: bpfprobe-resolve [--debuginfo PATH | --btf PATH] [--arch ARCH]\n"
+    "                        [--cc NAME]\n"
     "                        [-D | --vars [--externs] | --lines] [--time]\n"
     "                        [--stats] SPEC...\n"
     "\n"
@@ -64,6 +66,13 @@ constexpr const char *Usage =
     "  -D, --plans       print the plans (the default)\n"
     "  --debuginfo PATH  debug info to use: a binary, a .debug file, a "
     "vmlinux or .ko\n"
+    "  --btf PATH        resolve kernel probes with this BTF (raw BTF or an "
+    "ELF\n"
+    "                    file's .BTF; a module's over --btf-base PATH); "
+    "without\n"
+    "                    either option, a kernel probe whose DWARF is not "
+    "found\n"
+    "                    uses /sys/kernel/btf (plans say '# from BTF')\n"
     "  --arch ARCH       the probed architecture (default: this machine's)\n"
     "  --cc NAME         calling convention for C-type argument lists\n"
     "  --vars            list the variables visible at each site (perf probe "
@@ -84,7 +93,7 @@ double msSince(Clock::time_point T) {
 
 struct Options {
   FinderOptions Finder;
-  std::string Arch, CallConv;
+  std::string Arch, CallConv, Btf, BtfBase;
   enum { Plans, Vars, Lines } Mode = Plans;
   bool Time = false, Stats = false, Externs = false;
   std::vector<std::string> Specs;
@@ -164,8 +173,12 @@ private:
   /// Targets whose debug info could not be found: the message, repeated
   /// for each spec that names them.
   std::map<std::string, std::string> Missing;
+  /// BTF opened so far by kernel module ("" = vmlinux); null after a
+  /// failure.
+  std::map<std::string, std::unique_ptr<BtfTypes>> Btfs;
 
   Expected<DebugInfo *> debugInfo(const ProbeSpec &Spec);
+  const BtfTypes *btfFor(const std::string &Module, std::string &Why);
   void decideArgForms(ProbeSpec &Spec);
   Expected<std::vector<ArgInput>> inputs(const ProbeSpec &Spec);
   bool printPlans(const ProbeSpec &Spec);
@@ -192,6 +205,27 @@ Expected<DebugInfo *> Resolver::debugInfo(const ProbeSpec &Spec) {
   if (!llvm::is_contained(Used, *DI))
     Used.push_back(*DI);
   return *DI;
+}
+
+const BtfTypes *Resolver::btfFor(const std::string &Module,
+                                 std::string &Why) {
+  auto It = Btfs.find(Module);
+  if (It != Btfs.end() && It->second)
+    return It->second.get();
+  std::string Path = Opts.Btf, Base;
+  if (Path.empty())
+    Path = Module.empty() ? BtfTypes::KernelPath : "/sys/kernel/btf/" + Module;
+  if (!Module.empty())
+    Base = Opts.BtfBase.empty() ? BtfTypes::KernelPath : Opts.BtfBase;
+  auto T0 = Clock::now();
+  auto B = BtfTypes::open(Path, Base);
+  OpenMs += msSince(T0);
+  if (!B) {
+    Why = toString(B.takeError());
+    Btfs[Module] = nullptr;
+    return nullptr;
+  }
+  return (Btfs[Module] = std::move(*B)).get();
 }
 
 /// A lone name is a C type (calling-convention mode) when the other
@@ -258,7 +292,28 @@ bool Resolver::printPlans(const ProbeSpec &Spec) {
   std::vector<SitePlan> Plans;
   DebugInfoNeed Need = debugInfoNeed(Spec);
   DebugInfo *DI = nullptr;
-  if (Need == DebugInfoNeed::Required) {
+  const BtfTypes *BTF = nullptr;
+  bool Kernel = !isUserProbe(Spec.Kind);
+  bool Trampoline = isTrampolineProbe(Spec.Kind);
+  if (Need == DebugInfoNeed::Required && Kernel &&
+      (Opts.Finder.ExplicitPath.empty() || Trampoline)) {
+    // BTF when asked, or when the kernel's DWARF is not at hand; always
+    // for fentry and fexit.
+    if (Opts.Btf.empty() && !Trampoline) {
+      auto T0 = Clock::now();
+      DI = DebugInfos.find(Spec.Binary, true);
+      OpenMs += msSince(T0);
+    }
+    std::string Why;
+    if (!DI && !(BTF = btfFor(Spec.Binary, Why)) && !Opts.Btf.empty()) {
+      report(Spec.Text,
+             make_error<ResolveError>(Spec.KindRange, Why), Spec.KindRange);
+      return false;
+    }
+    if (DI && !llvm::is_contained(Used, DI))
+      Used.push_back(DI);
+  }
+  if (Need == DebugInfoNeed::Required && !DI && !BTF) {
     auto Found = debugInfo(Spec);
     if (!Found) {
       report(Spec.Text, Found.takeError(),
@@ -283,7 +338,7 @@ bool Resolver::printPlans(const ProbeSpec &Spec) {
     In = std::move(*I);
   }
   auto T0 = Clock::now();
-  auto R = resolveProbe(Spec, In, ABI, DI, Opts.CallConv);
+  auto R = resolveProbe(Spec, In, ABI, DI, Opts.CallConv, BTF);
   ResolveMs += msSince(T0);
   if (!R) {
     report(Spec.Text, R.takeError(), Whole);
@@ -293,7 +348,9 @@ bool Resolver::printPlans(const ProbeSpec &Spec) {
     reportAt(Spec.Text, W.Range, W.Message, "warning");
   Plans = std::move(R->Plans);
   // The arguments are named as kprobe_events does, like recording probes.
-  if (R->FromDwarf)
+  if (R->FromBtf)
+    outs() << "# from BTF: " << BTF->path() << "\n";
+  if (R->FromDwarf || R->FromBtf)
     for (SitePlan &Plan : Plans)
       for (size_t I = 0; I < Plan.Args.size(); ++I)
         Plan.Args[I].Name = kprobeArgName(Spec.Args[I].Text, I + 1, false);
@@ -462,6 +519,7 @@ int main(int Argc, char **Argv) {
       return false;
     };
     if (Value("--debuginfo", Opts.Finder.ExplicitPath) ||
+        Value("--btf", Opts.Btf) || Value("--btf-base", Opts.BtfBase) ||
         Value("--arch", Opts.Arch) || Value("--cc", Opts.CallConv))
       continue;
     if (A == "--plans" || A == "-D")

@@ -80,6 +80,8 @@ enum bpfprobe_kind {
 	BPFPROBE_KRETPROBE,
 	BPFPROBE_UPROBE,
 	BPFPROBE_URETPROBE,
+	BPFPROBE_FENTRY, /* BPF trampoline programs (attached by BTF id) */
+	BPFPROBE_FEXIT,
 };
 
 /** One `arg=` line of a site record, unescaped. */

@@ -39,11 +39,19 @@ std::unique_ptr<FetchExpr> FetchExpr::constant(int64_t V) {
   return E;
 }
 
+std::unique_ptr<FetchExpr> FetchExpr::ctxSlot(unsigned Slot, bool Ret) {
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = CtxSlot;
+  E->Value = Slot;
+  E->TrampolineRet = Ret;
+  return E;
+}
+
 std::unique_ptr<FetchExpr> FetchExpr::add(std::unique_ptr<FetchExpr> Op,
                                           int64_t K) {
   if (K == 0)
     return Op;
-  if (Op->Kind == Add) {
+  if (Op->Kind == Add && Op->Core.empty()) {
     Op->Value += K;
     return Op;
   }
@@ -105,7 +113,7 @@ std::unique_ptr<FetchExpr> FetchExpr::extend(std::unique_ptr<FetchExpr> V,
     return constant(int64_t(X));
   }
   // An integer conversion of a conversion: the narrower one decides.
-  if (V->Kind == Bitfield && V->BitOffset == 0) {
+  if (V->Kind == Bitfield && V->BitOffset == 0 && V->Core.empty()) {
     if (V->BitSize < Bits && !V->SignExtend)
       return V; // already zero-extended from fewer bits
     if (V->BitSize == Bits && V->SignExtend == Signed)
@@ -273,7 +281,19 @@ std::unique_ptr<FetchExpr> FetchExpr::clone() const {
   for (const auto &P : Parts)
     E->Parts.push_back(P->clone());
   E->PartSizes = PartSizes;
+  E->Core = Core;
+  E->TrampolineRet = TrampolineRet;
   return E;
+}
+
+bool coreAccessIsWellFormed(StringRef Core) {
+  if (Core.empty() || Core.size() > 4096)
+    return false;
+  for (char C : Core)
+    if (!(isAlnum(C) || C == '_' || C == '/' || C == '@' || C == ':' ||
+          C == '#' || C == ',' || C == '[' || C == '!'))
+      return false;
+  return Core.front() == 's' || Core.front() == 'u';
 }
 
 unsigned FetchExpr::countDerefs() const {
@@ -295,6 +315,7 @@ unsigned FetchExpr::countNodes() const {
 static bool representableValue(const FetchExpr &E) {
   switch (E.Kind) {
   case FetchExpr::Reg:
+  case FetchExpr::CtxSlot:
   case FetchExpr::Const:
     return true;
   case FetchExpr::Deref: {
@@ -424,6 +445,9 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     if (E.RegIdx >= ABI.Regs.size())
       return "%?";
     return std::string("%") + ABI.reg(E.RegIdx).Name;
+  case FetchExpr::CtxSlot:
+    // The fprobe events' names (Documentation/trace/fprobetrace.rst).
+    return E.TrampolineRet ? "$retval" : "$arg" + std::to_string(E.Value + 1);
   case FetchExpr::Const:
     return "\\" + std::to_string(E.Value);
   case FetchExpr::Add:
@@ -557,9 +581,12 @@ std::string kprobeArgName(StringRef Text, unsigned Pos, bool TypeList) {
 }
 
 std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
+  // fentry and fexit print as fprobe events ("f:", "%return").
+  bool Trampoline = Site.Kind == "fentry" || Site.Kind == "fexit";
   std::string S = (Site.Kind == "kretprobe" || Site.Kind == "uretprobe")
                       ? "r:"
-                      : "p:";
+                  : Trampoline ? "f:"
+                               : "p:";
   S += Site.Program;
   S += ' ';
   if (!Site.Target.empty()) {
@@ -569,6 +596,8 @@ std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
   S += Site.Symbol;
   if (Site.Offset)
     S += "+" + std::to_string(Site.Offset);
+  if (Site.Kind == "fexit")
+    S += "%return";
   std::vector<std::string> Used;
   for (const ArgPlan &A : Site.Args) {
     unsigned Pos = Used.size() + 1;
@@ -609,6 +638,11 @@ public:
                    Twine(ABI.Regs.size()) + " registers of " + ABI.Name);
       return true;
     case FetchExpr::Const:
+      return true;
+    case FetchExpr::CtxSlot:
+      if (E.Value < 0 || E.Value >= MaxTrampolineSlots)
+        return bad("trampoline context slot " + Twine(E.Value) +
+                   " is not one of the " + Twine(MaxTrampolineSlots));
       return true;
     case FetchExpr::Add:
       return operand(E) && scalar(*E.Operand, Depth + 1);
@@ -814,19 +848,30 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
   case FetchExpr::Reg:
     Out += "(reg " + std::to_string(E.RegIdx) + ")";
     return;
+  case FetchExpr::CtxSlot:
+    Out += (E.TrampolineRet ? "(ctxret " : "(ctxslot ") +
+           std::to_string(E.Value) + ")";
+    return;
   case FetchExpr::Const:
     Out += "(const " + std::to_string(E.Value) + ")";
     return;
   case FetchExpr::Add:
+    if (!E.Core.empty()) {
+      Out += "(coreadd " + std::to_string(E.Value) + " " + E.Core + " ";
+      break;
+    }
     Out += "(add " + std::to_string(E.Value) + " ";
     break;
   case FetchExpr::Deref:
     Out += "(deref " + std::to_string(E.Size) + " ";
     break;
   case FetchExpr::Bitfield:
-    Out += "(bitfield " + std::to_string(E.Size) + " " +
-           std::to_string(E.BitOffset) + " " + std::to_string(E.BitSize) + " " +
-           std::to_string(E.SignExtend) + " ";
+    Out += (E.Core.empty() ? "(bitfield " : "(corebitfield ") +
+           std::to_string(E.Size) + " " + std::to_string(E.BitOffset) + " " +
+           std::to_string(E.BitSize) + " " + std::to_string(E.SignExtend) +
+           " ";
+    if (!E.Core.empty())
+      Out += E.Core + " ";
     break;
   case FetchExpr::Unary:
   case FetchExpr::Binary:
@@ -870,6 +915,11 @@ public:
       E->Kind = FetchExpr::Reg;
       if (number(E->RegIdx))
         return fail("bad register");
+    } else if (Op == "ctxslot" || Op == "ctxret") {
+      E->Kind = FetchExpr::CtxSlot;
+      E->TrampolineRet = Op == "ctxret";
+      if (number(E->Value))
+        return fail("bad context slot");
     } else if (Op == "const") {
       E->Kind = FetchExpr::Const;
       if (number(E->Value))
@@ -906,11 +956,17 @@ public:
           return Sub.takeError();
         E->Parts.push_back(std::move(*Sub));
       }
-    } else if (Op == "add" || Op == "deref" || Op == "bitfield") {
-      if (Op == "add") {
+    } else if (Op == "add" || Op == "coreadd" || Op == "deref" ||
+               Op == "bitfield" || Op == "corebitfield") {
+      if (Op == "add" || Op == "coreadd") {
         E->Kind = FetchExpr::Add;
         if (number(E->Value))
           return fail("bad addend");
+        if (Op == "coreadd") {
+          E->Core = word().str();
+          if (!coreAccessIsWellFormed(E->Core))
+            return fail("bad CO-RE access");
+        }
       } else if (Op == "deref") {
         E->Kind = FetchExpr::Deref;
         if (number(E->Size))
@@ -922,6 +978,11 @@ public:
             number(Signed))
           return fail("bad bitfield");
         E->SignExtend = Signed;
+        if (Op == "corebitfield") {
+          E->Core = word().str();
+          if (!coreAccessIsWellFormed(E->Core))
+            return fail("bad CO-RE access");
+        }
       }
       auto Sub = read(Depth + 1);
       if (!Sub)

@@ -57,6 +57,9 @@ struct FetchExpr {
     Unary,    ///< Op (Neg or Not) of Parts[0]
     Binary,   ///< Parts[0] Op Parts[1]; comparisons give 0 or 1
     Select,   ///< Parts[0] != 0 ? Parts[1] : Parts[2] (DW_OP_bra, skip)
+    CtxSlot,  ///< 64-bit slot Value of a BPF trampoline's context (fentry,
+              ///< fexit): the traced function's arguments in order, then
+              ///< (fexit, TrampolineRet) its return value
   };
   /// The operation of a Unary or Binary node.
   enum OpTy {
@@ -73,12 +76,30 @@ struct FetchExpr {
   unsigned BitOffset = 0;
   unsigned BitSize = 0;
   bool SignExtend = false; ///< Bitfield: the field is signed
+  bool TrampolineRet = false; ///< CtxSlot: the slot is fexit's return value
   std::unique_ptr<FetchExpr> Operand;
   /// Pieces: the parts; Unary, Binary, Select: the operands.
   std::vector<std::unique_ptr<FetchExpr>> Parts;
   std::vector<unsigned> PartSizes;               ///< Pieces: bytes of each
+  /// Add: when not empty, Value is the byte offset of a member access that
+  /// is a CO-RE field relocation (libbpf patches it at load for the running
+  /// kernel's layout). The access in a compact form the BTF resolver writes
+  /// and the pass reads (BtfResolver.h, coreAccessIsWellFormed):
+  /// "<container>/<member>@<bit offset>:<type>/..." where a container or
+  /// a composite type is `s` or `u`, its name, `#` and its size in bytes,
+  /// and a leaf type `i<size>` (signed), `n<size>` (unsigned), `b`
+  /// (_Bool), `p` (pointer), `e<name>#<size>` (enum), `f<size>` (float) or
+  /// `a<count>,<type>` (array); a last step `[<index>` takes an element of
+  /// the array member before it. On a Bitfield node (whose operand is then
+  /// a Size-byte read at Add(structure, byte offset)) the access names the
+  /// bitfield member, its type followed by `!<width>`, and the read is
+  /// relocated as libbpf's BPF_CORE_READ_BITFIELD_PROBED does: offset,
+  /// size and both shifts. Printed plans show Value, the offset in the
+  /// BTF the probe was compiled against.
+  std::string Core;
 
   static std::unique_ptr<FetchExpr> reg(unsigned RegIdx);
+  static std::unique_ptr<FetchExpr> ctxSlot(unsigned Slot, bool Ret = false);
   static std::unique_ptr<FetchExpr> constant(int64_t V);
   static std::unique_ptr<FetchExpr> add(std::unique_ptr<FetchExpr> E, int64_t K);
   static std::unique_ptr<FetchExpr> deref(std::unique_ptr<FetchExpr> Addr,
@@ -112,6 +133,10 @@ struct FetchExpr {
   /// kprobe_events fetch-args can say.
   bool isKprobeRepresentable() const;
 };
+
+/// Whether Core has the shape FetchExpr::Core documents (characters,
+/// nesting and numbers); the pass checks the rest as it reads it.
+bool coreAccessIsWellFormed(llvm::StringRef Core);
 
 /// The name of a Unary or Binary operation in plans and in the extended
 /// notation ("plus", "shra", "lt_s"); "" for an unknown one.
@@ -216,6 +241,10 @@ llvm::Expected<SitePlan> parsePlan(llvm::StringRef Text);
 /// bit ranges within their value, pieces that add up, operation codes,
 /// tree depth and size, value types, and the stack budget.
 llvm::Error validate(const SitePlan &Site, const ArchABI &ABI);
+
+/// Slots of a BPF trampoline's context: MAX_BPF_FUNC_ARGS (12) arguments
+/// and fexit's return value.
+constexpr int64_t MaxTrampolineSlots = 13;
 
 /// Limits validate() enforces on one argument's expression.
 constexpr unsigned MaxFetchExprDepth = 64;

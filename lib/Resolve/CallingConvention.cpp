@@ -981,3 +981,28 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
 }
 
 } // namespace bpfprobe
+
+namespace bpfprobe {
+
+Expected<std::vector<std::unique_ptr<FetchExpr>>>
+entryArgumentLocations(ArrayRef<ScalarType> Params, const ArchABI &ABI,
+                       const CallingConv &CC, ArrayRef<TextRange> Ranges) {
+  ArgAllocator Alloc(ABI, CC);
+  std::vector<std::unique_ptr<FetchExpr>> Out;
+  for (size_t I = 0; I < Params.size(); ++I) {
+    TextRange R = I < Ranges.size() ? Ranges[I] : TextRange{};
+    if (Params[I].Kind == ScalarType::Float &&
+        !Alloc.floatTravelsAsInteger(Params[I].Size))
+      return errorAt(R, "cannot fetch '" + Params[I].Text +
+                            "': floating-point arguments are passed in FP "
+                            "registers (" + CC.RuleRef +
+                            "), which struct pt_regs does not hold");
+    auto Loc = Alloc.next(Params[I], R);
+    if (!Loc)
+      return Loc.takeError();
+    Out.push_back(std::move(*Loc));
+  }
+  return std::move(Out);
+}
+
+} // namespace bpfprobe

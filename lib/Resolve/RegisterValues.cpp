@@ -37,10 +37,11 @@ std::string neutralHintWords(const Hint &H) {
 }
 
 Error checkRetvalPlace(const ProbeSpec &Spec, const SpecExpr &E) {
-  if (isReturnProbe(Spec.Kind))
+  if (seesReturnValue(Spec.Kind))
     return Error::success();
   return make_error<ResolveError>(E.Range, "'$retval' is only available in "
-                                           "kretprobe and uretprobe probes");
+                                           "kretprobe, uretprobe and fexit "
+                                           "probes");
 }
 
 Error checkArgPlace(const ProbeSpec &Spec, const SpecExpr &E) {

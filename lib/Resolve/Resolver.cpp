@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/Resolver.h"
+#include "Resolve/BtfResolver.h"
 #include "Resolve/DwarfResolver.h"
 #include "Target/ArchABI.h"
 
@@ -33,7 +34,9 @@ static bool hasRetval(const SpecExpr &E) {
 }
 
 DebugInfoNeed debugInfoNeed(const ProbeSpec &Spec) {
-  if (needsDebugInfo(Spec))
+  // A trampoline's arguments are typed by BTF, which is the only source
+  // that resolves them.
+  if (needsDebugInfo(Spec) || isTrampolineProbe(Spec.Kind))
     return DebugInfoNeed::Required;
   // A return value's place depends on its type (a structure of doubles is
   // in %xmm0, a long long of a 32-bit task in two registers): where the
@@ -53,9 +56,25 @@ DebugInfoNeed debugInfoNeed(const ProbeSpec &Spec) {
 Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                   ArrayRef<ArgInput> Inputs,
                                   const ArchABI &ABI, DebugInfo *DI,
-                                  StringRef ConvName) {
+                                  StringRef ConvName, const BtfTypes *BTF) {
   Resolution R;
   DebugInfoNeed Need = debugInfoNeed(Spec);
+  if (isTrampolineProbe(Spec.Kind) && !BTF)
+    return make_error<ResolveError>(
+        Spec.KindRange, probeKindName(Spec.Kind).str() +
+                            " probes are resolved through the kernel's BTF, "
+                            "which was not found");
+  if (isTrampolineProbe(Spec.Kind))
+    DI = nullptr;
+  if (!DI && BTF && Need == DebugInfoNeed::Required &&
+      !isUserProbe(Spec.Kind)) {
+    auto Plan = resolveWithBtf(Spec, *BTF, ABI);
+    if (!Plan)
+      return Plan.takeError();
+    R.Plans.push_back(std::move(*Plan));
+    R.FromBtf = true;
+    return std::move(R);
+  }
   // An optional look-up falls back to the calling convention for a
   // function the debug info does not describe (assembly).
   if (DI && Need == DebugInfoNeed::Optional && !describesFunction(Spec, *DI))

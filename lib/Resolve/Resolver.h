@@ -185,6 +185,7 @@ llvm::Expected<unsigned> registerOf(const SpecExpr &E, const ArchABI &ABI);
 // same plans from both, whichever resolver answers.
 
 class DebugInfo;
+class BtfTypes;
 
 /// Which debug info a spec needs.
 enum class DebugInfoNeed {
@@ -207,16 +208,22 @@ struct Resolution {
   /// The plans came from DWARF (argument names are then the argument
   /// texts; the caller renames them after its parameters).
   bool FromDwarf = false;
+  /// The plan came from BTF (argument names as for FromDwarf).
+  bool FromBtf = false;
 };
 
 /// Resolves Spec: with DWARF when DI is given and the spec can use it
 /// (debugInfoNeed), else by the calling convention of ABI (ConvName as for
 /// resolveWithoutDebugInfo). Inputs run in parallel with Spec.Args; a
-/// Required spec without DI is refused with a DebugInfoPath hint.
+/// Required spec without DI is refused with a DebugInfoPath hint. A kernel
+/// spec that needs debug info is resolved with BTF (BtfResolver.h) when
+/// BTF is given and DI is not: the front end passes BTF when the kernel's
+/// DWARF is not found, or DI = nullptr when the user chose BTF.
 llvm::Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                         llvm::ArrayRef<ArgInput> Inputs,
                                         const ArchABI &ABI, DebugInfo *DI,
-                                        llvm::StringRef ConvName = "");
+                                        llvm::StringRef ConvName = "",
+                                        const BtfTypes *BTF = nullptr);
 
 /// For a user probe at symbol[+offset]: when its binary is at hand (a
 /// file at Spec.Binary), an error at the symbol unless the binary's .symtab
@@ -256,6 +263,16 @@ llvm::Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
                                                    const ArchABI &ABI,
                                                    const CallingConv &CC,
                                                    TextRange R);
+
+/// Where each of a function's parameters (of types Params, in order) is at
+/// its entry by the convention CC of ABI, as the calling-convention
+/// resolver places them; Ranges[I] (when given) is where a refusal of
+/// parameter I points. Resolvers that know a prototype but not locations
+/// (BTF) use it.
+llvm::Expected<std::vector<std::unique_ptr<FetchExpr>>>
+entryArgumentLocations(llvm::ArrayRef<ScalarType> Params, const ArchABI &ABI,
+                       const CallingConv &CC,
+                       llvm::ArrayRef<TextRange> Ranges = {});
 
 } // namespace bpfprobe
 

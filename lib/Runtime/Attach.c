@@ -419,7 +419,11 @@ static int attach_site(struct attach_ctx *c, struct plan *p,
 	const struct bpfprobe_site *s = p->site;
 	int err;
 
-	if (is_user(s)) {
+	if (s->kind == BPFPROBE_FENTRY || s->kind == BPFPROBE_FEXIT) {
+		/* libbpf found the function's BTF id when it loaded the program
+		 * (from its section name); no perf event, no trap. */
+		*link = bpf_program__attach_trace(p->prog);
+	} else if (is_user(s)) {
 		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = is_ret(s));
 
 		if ((err = check_pmu("uprobe")))

@@ -39,6 +39,8 @@ const char *bpfprobe_kind__str(enum bpfprobe_kind kind)
 	case BPFPROBE_KRETPROBE: return "kretprobe";
 	case BPFPROBE_UPROBE: return "uprobe";
 	case BPFPROBE_URETPROBE: return "uretprobe";
+	case BPFPROBE_FENTRY: return "fentry";
+	case BPFPROBE_FEXIT: return "fexit";
 	}
 	return "unknown";
 }
@@ -402,8 +404,12 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 		site->kind = BPFPROBE_UPROBE;
 	else if (!strcmp(v[K_KIND], "uretprobe"))
 		site->kind = BPFPROBE_URETPROBE;
+	else if (!strcmp(v[K_KIND], "fentry"))
+		site->kind = BPFPROBE_FENTRY;
+	else if (!strcmp(v[K_KIND], "fexit"))
+		site->kind = BPFPROBE_FEXIT;
 	else
-		return corrupt(at(pos, rb, K_KIND), "unknown kind '%s' (expected kprobe, kretprobe, uprobe or uretprobe)",
+		return corrupt(at(pos, rb, K_KIND), "unknown kind '%s' (expected kprobe, kretprobe, uprobe, uretprobe, fentry or fexit)",
 			       v[K_KIND]);
 	if ((site->kind == BPFPROBE_UPROBE || site->kind == BPFPROBE_URETPROBE) &&
 	    !*site->target)

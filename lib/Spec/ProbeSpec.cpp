@@ -37,6 +37,10 @@ StringRef probeKindName(ProbeKind K) {
     return "uprobe";
   case ProbeKind::URetProbe:
     return "uretprobe";
+  case ProbeKind::FEntry:
+    return "fentry";
+  case ProbeKind::FExit:
+    return "fexit";
   }
   return "kprobe";
 }
@@ -85,7 +89,13 @@ std::string ProbeSpec::sectionName() const {
 
 bool looksLikeProbeSpec(StringRef Section) {
   if (!Section.starts_with("kprobe/") && !Section.starts_with("kretprobe/") &&
-      !Section.starts_with("uprobe/") && !Section.starts_with("uretprobe/"))
+      !Section.starts_with("uprobe/") && !Section.starts_with("uretprobe/") &&
+      !Section.starts_with("fentry/") && !Section.starts_with("fexit/") &&
+      !Section.starts_with("fmod_ret/"))
+    return false;
+  // A trampoline program without arguments is libbpf's own.
+  if (!Section.starts_with("k") && !Section.starts_with("u") &&
+      !Section.contains('('))
     return false;
   // An argument list, even a broken one: the plugin reports its errors
   // rather than libbpf taking `f(x)` as a symbol name.

@@ -10,7 +10,7 @@
 /// Grammar (DESIGN.md section 3):
 /// \code
 ///   probe    := kind "/" target [ "(" arglist ")" ]
-///   kind     := kprobe | kretprobe | uprobe | uretprobe
+///   kind     := kprobe | kretprobe | uprobe | uretprobe | fentry | fexit
 ///   target   := [module ":"] place            (kernel)
 ///             | binary-path ":" place         (user)
 ///   place    := symbol ["+" offset] | symbol ":" rel-line | file ":" line
@@ -43,10 +43,22 @@ struct TextRange {
   unsigned End = 0;
 };
 
-enum class ProbeKind { KProbe, KRetProbe, UProbe, URetProbe };
+enum class ProbeKind { KProbe, KRetProbe, UProbe, URetProbe, FEntry, FExit };
 
-/// "kprobe", "kretprobe", "uprobe", "uretprobe".
+/// "kprobe", "kretprobe", "uprobe", "uretprobe", "fentry", "fexit".
 llvm::StringRef probeKindName(ProbeKind K);
+/// fentry and fexit: BPF trampoline programs, whose context is the traced
+/// function's arguments (and, for fexit, its return value) as BTF types
+/// them, not `struct pt_regs`.
+inline bool isTrampolineProbe(ProbeKind K) {
+  return K == ProbeKind::FEntry || K == ProbeKind::FExit;
+}
+/// Kinds where `$retval` is known: return probes and fexit (which sees the
+/// entry arguments too).
+inline bool seesReturnValue(ProbeKind K) {
+  return K == ProbeKind::KRetProbe || K == ProbeKind::URetProbe ||
+         K == ProbeKind::FExit;
+}
 inline bool isUserProbe(ProbeKind K) {
   return K == ProbeKind::UProbe || K == ProbeKind::URetProbe;
 }

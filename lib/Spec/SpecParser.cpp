@@ -211,8 +211,8 @@ Error SpecParser::parseKind(ProbeSpec &S) {
     ++Pos;
   StringRef W = slice(B, Pos);
   if (W.empty())
-    return expected(B, "a probe kind (kprobe, kretprobe, uprobe or "
-                       "uretprobe)");
+    return expected(B, "a probe kind (kprobe, kretprobe, uprobe, uretprobe, "
+                       "fentry or fexit)");
   if (W == "kprobe")
     S.Kind = ProbeKind::KProbe;
   else if (W == "kretprobe")
@@ -221,9 +221,18 @@ Error SpecParser::parseKind(ProbeSpec &S) {
     S.Kind = ProbeKind::UProbe;
   else if (W == "uretprobe")
     S.Kind = ProbeKind::URetProbe;
+  else if (W == "fentry")
+    S.Kind = ProbeKind::FEntry;
+  else if (W == "fexit")
+    S.Kind = ProbeKind::FExit;
+  else if (W == "fmod_ret")
+    return error(B, "fmod_ret programs replace the traced function's return "
+                    "value; a probe only observes: use fexit to see "
+                    "'$retval'");
   else
     return error(B, "unknown probe kind '" + W +
-                        "'; expected kprobe, kretprobe, uprobe or uretprobe");
+                        "'; expected kprobe, kretprobe, uprobe, uretprobe, "
+                        "fentry or fexit");
   Kind = S.Kind;
   S.KindRange = {B, Pos};
   if (peek() != '/')
@@ -268,6 +277,22 @@ Error SpecParser::parseTarget(ProbeSpec &S) {
   if (Error E = parsePlace(S.Place))
     return E;
 
+  if (isTrampolineProbe(Kind)) {
+    StringRef K = probeKindName(Kind);
+    if (!S.Binary.empty())
+      return error(S.BinaryRange.Begin,
+                   K + " probes of module functions are not supported; "
+                       "use kprobe/" + S.Binary + ":" + S.Place.Symbol);
+    if (S.Place.HasOffset)
+      return error(S.Place.OffsetRange.Begin - 1,
+                   K + " cannot have an offset: the BPF trampoline is at "
+                       "the function entry");
+    if (S.Place.Form != ProbePlace::SymbolOffset)
+      return error(S.Place.Form == ProbePlace::FileLine
+                       ? S.Place.FileRange.Begin
+                       : S.Place.LineRange.Begin,
+                   K + " needs a function symbol, not a source line");
+  }
   if (isReturnProbe(Kind)) {
     StringRef K = probeKindName(Kind);
     if (S.Place.HasOffset)
@@ -711,9 +736,9 @@ SpecParser::ExprResult SpecParser::parsePrimary(unsigned Depth) {
     E->NameRange = {B, Pos};
     E->Range = {B, Pos};
     if (W == "retval") {
-      if (!isReturnProbe(Kind))
-        return error(B, "'$retval' is only available in kretprobe and "
-                        "uretprobe probes");
+      if (!seesReturnValue(Kind))
+        return error(B, "'$retval' is only available in kretprobe, "
+                        "uretprobe and fexit probes");
       E->Kind = SpecExpr::RetVal;
       return std::move(E);
     }

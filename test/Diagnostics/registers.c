@@ -8,7 +8,7 @@
 SEC("uprobe/./demo:f(%xyz)")
 int badreg(struct pt_regs *ctx, long a) { return 0; }
 
-// expected-error@+1 {{'$retval' is only available in kretprobe and uretprobe probes}}
+// expected-error@+1 {{'$retval' is only available in kretprobe, uretprobe and fexit probes}}
 SEC("uprobe/./demo:f($retval)")
 int retval_entry(struct pt_regs *ctx, long a) { return 0; }
 

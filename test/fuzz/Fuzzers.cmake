@@ -64,6 +64,13 @@ add_custom_command(OUTPUT ${fz_core}
   COMMENT "Archiving BPFProbeCore for the fuzzers"
   VERBATIM)
 
+# The resolver's BTF source reads BTF through libbpf.
+set(fz_bpf_libs "")
+foreach(dir ${LIBBPF_LIBRARY_DIRS})
+  list(APPEND fz_bpf_libs -L${dir})
+endforeach()
+list(APPEND fz_bpf_libs -lbpf)
+
 set(BPFPROBE_NEW_FUZZERS "")
 foreach(name plan dwarf)
   set(out ${PROJECT_BINARY_DIR}/bin/bpfprobe-${name}-fuzzer)
@@ -72,7 +79,8 @@ foreach(name plan dwarf)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/bin
     COMMAND ${fz_cxx} -std=c++17 -fno-rtti -fno-exceptions ${fz_flags}
       ${fz_link_flags} ${fz_defs} ${fz_includes} -MD -MF ${out}.d
-      ${src} ${fz_core} ${fz_libllvm} -Wl,-rpath,${LLVM_LIBRARY_DIR} -o ${out}
+      ${src} ${fz_core} ${fz_libllvm} ${fz_bpf_libs}
+      -Wl,-rpath,${LLVM_LIBRARY_DIR} -o ${out}
     DEPENDS ${src} ${fz_core}
     DEPFILE ${out}.d
     COMMENT "Building libFuzzer target bpfprobe-${name}-fuzzer"
