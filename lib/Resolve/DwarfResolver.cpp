@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfResolver.h"
+#include "Resolve/SourceNames.h"
 #include "Resolve/DwarfInternal.h"
 #include "Resolve/InstructionBoundary.h"
 #include "Resolve/Resolver.h"
@@ -239,6 +240,12 @@ struct ScopeOwner {
   std::string File;     ///< file:line places: the line named
   unsigned Line = 0;
 };
+
+/// The DW_AT_name of the function a place names: a qualified source
+/// name's last component.
+std::string ownerName(const ProbePlace &P) {
+  return P.SourceName ? lastNameComponent(P.Symbol).str() : P.Symbol;
+}
 
 /// gcc's clone suffixes (.constprop.N, .isra.N, .part.N, chained): the
 /// clone is the same source function; ".cold" parts are not entries.
@@ -461,9 +468,20 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
                                                     TextRange R) {
   FunctionPlace F;
   F.Name = Name.str();
-  std::vector<ElfSymbol> Syms = DI.findSymbol(Name);
+  std::vector<ElfSymbol> Syms;
+  if (Spec.Place.SourceName) {
+    // A C++/Rust source name: matched on the demangled symbols
+    // (SourceNames.cpp), every entry of the one function it names.
+    auto Found = findSourceFunction(Spec.Place, DI.functionSymbols(),
+                                    DI.targetPath());
+    if (!Found)
+      return Found.takeError();
+    Syms = std::move(*Found);
+  } else {
+    Syms = DI.findSymbol(Name);
+  }
   llvm::erase_if(Syms, [](const ElfSymbol &S) { return !S.IsFunction; });
-  if (Syms.size() > 1)
+  if (Syms.size() > 1 && !Spec.Place.SourceName)
     return errorAt(R, "'" + Name + "' names " + Twine(Syms.size()) +
                           " functions in " + DI.targetPath() +
                           "; name the place by FILE:LINE instead");
@@ -478,6 +496,15 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
     llvm::sort(Syms, [](const ElfSymbol &A, const ElfSymbol &B) {
       return A.Address < B.Address;
     });
+  }
+  if (Syms.empty() && Name == Spec.Place.Symbol) {
+    // A plain name that is a C++ function's last component (`twice` of
+    // `shop::twice<int>`), as gdb's `break twice` finds it.
+    auto Found = findSourceFunction(Spec.Place, DI.functionSymbols(),
+                                    DI.targetPath(), /*MustMatch=*/false);
+    if (!Found)
+      return Found.takeError();
+    Syms = std::move(*Found);
   }
   for (const ElfSymbol &S : Syms) {
     F.Syms.push_back(S);
@@ -806,7 +833,7 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
                            " copies), so it has no offsets; name one of its "
                            "lines ('" + P.Symbol + ":N')");
       ScopeOwner Owner;
-      Owner.Function = P.Symbol;
+      Owner.Function = ownerName(P);
       std::set<uint64_t> Seen;
       for (DWARFDie C : F->Copies) {
         auto Entry = entryOf(C);
@@ -887,7 +914,14 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
                              hex(*End - Sym->Address) + "'");
       }
       Site S;
-      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange))
+      // The bare name of a function sees its own scope even where the
+      // first statement is an inlined callee's first instruction (gdb's
+      // stopped_by_user_bp_inline_frame): `this` of Cart::add, not of the
+      // std::vector::push_back inlined at its prologue's end.
+      ScopeOwner Owner;
+      if (!P.HasOffset)
+        Owner.Function = ownerName(P);
+      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange, Owner))
         return std::move(E);
       Sites.push_back(std::move(S));
     }
@@ -927,7 +961,7 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
   // line, so every inlined copy.
   ScopeOwner Owner;
   if (Within)
-    Owner.Function = P.Symbol;
+    Owner.Function = ownerName(P);
   Owner.File = File;
   Owner.Line = Line;
   for (uint64_t A : *Addrs) {

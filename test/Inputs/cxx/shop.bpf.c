@@ -1,0 +1,19 @@
+/* C++ places by their source names (test/Inputs/cxx/shop.cpp): an
+ * overload chosen by its parameter types, a const method by its qualified
+ * name, a template instance; `this->member` and reference members.
+ * BIN names the target. */
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include <bpf/bpf_helpers.h>
+#include <bpfprobe/bpfprobe.h>
+
+#ifndef BIN
+#define BIN "./shop"
+#endif
+
+BPF_PROBE_RECORD_NAMED(on_add_item, "uprobe/" BIN ":'shop::Cart::add(const shop::Item &, int)'(it.id, it.weight, qty, this->total, this->count)");
+BPF_PROBE_RECORD_NAMED(on_add_id, "uprobe/" BIN ":'shop::Cart::add(int)'(id, this->count)");
+BPF_PROBE_RECORD_NAMED(on_scaled, "uprobe/" BIN ":shop::Cart::scaled(factor, this->total, this->count)");
+BPF_PROBE_RECORD_NAMED(on_twice, "uprobe/" BIN ":shop::twice<long>(v)");
+
+char LICENSE[] SEC("license") = "GPL";

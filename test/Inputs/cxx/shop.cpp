@@ -1,0 +1,97 @@
+// A small C++ program for the C++ name and expression tests: namespaces,
+// a class with methods, overloads, a template, inheritance (single and
+// multiple), references, std::string and std::vector. Every probed
+// function prints what a probe should see, so the records can be compared
+// with the program's own output and with gdb at the same addresses.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace shop {
+
+struct Item {
+	int id;
+	long weight;
+};
+
+struct Base {
+	int base_id;
+	long base_total;
+};
+
+struct Tagged {
+	int tag;
+};
+
+class Cart : public Base, public Tagged {
+public:
+	long total = 0;
+	int count = 0;
+	std::string owner;
+	std::vector<int> ids;
+	static int carts;
+
+	__attribute__((noinline)) long add(const Item &it, int qty);
+	__attribute__((noinline)) long add(int id);
+	__attribute__((noinline)) long scaled(long factor) const;
+};
+
+int Cart::carts = 0;
+volatile long sink;
+
+long Cart::add(const Item &it, int qty)
+{
+	total += it.weight * qty;
+	count += qty;
+	ids.push_back(it.id);
+	sink = total;
+	printf("add item id=%d weight=%ld qty=%d total=%ld count=%d tag=%d base_id=%d\n",
+	       it.id, it.weight, qty, total, count, tag, base_id);
+	return total;
+}
+
+long Cart::add(int id)
+{
+	ids.push_back(id);
+	count += 1;
+	sink = count;
+	printf("add id id=%d count=%d\n", id, count);
+	return count;
+}
+
+long Cart::scaled(long factor) const
+{
+	sink = total * factor;
+	printf("scaled factor=%ld total=%ld count=%d\n", factor, total, count);
+	return total * factor;
+}
+
+template <typename T>
+__attribute__((noinline)) T twice(T v)
+{
+	sink = (long)v;
+	printf("twice v=%ld\n", (long)v);
+	return v + v;
+}
+
+} // namespace shop
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 2;
+	shop::Cart cart;
+	cart.base_id = 77;
+	cart.tag = 5;
+	cart.owner = "alice";
+	shop::Cart::carts = 1;
+	for (int i = 0; i < n; i++) {
+		shop::Item it{40 + i, 100L * (i + 1)};
+		cart.add(it, 2 + i);
+		cart.add(90 + i);
+		long s = cart.scaled(3 + i);
+		long t = shop::twice<long>(s) + shop::twice<int>(i + 1);
+		printf("main t=%ld\n", t);
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+# gdb, the referee, where shop.bpf.c's probes are: the same overloads by
+# their parameter types, the const method and the template instance.
+set pagination off
+set confirm off
+break 'shop::Cart::add(shop::Item const&, int)'
+commands 1
+silent
+printf "GDB shop::Cart::add it.id=%d it.weight=%ld qty=%d this->total=%ld this->count=%d\n", it.id, it.weight, qty, this->total, this->count
+continue
+end
+break 'shop::Cart::add(int)'
+commands 2
+silent
+printf "GDB shop::Cart::add id=%d this->count=%d\n", id, this->count
+continue
+end
+break shop::Cart::scaled
+commands 3
+silent
+printf "GDB shop::Cart::scaled factor=%ld this->total=%ld this->count=%d\n", factor, this->total, this->count
+continue
+end
+break shop::twice<long>
+commands 4
+silent
+printf "GDB shop::twice<long> v=%ld\n", v
+continue
+end
+run 2 > /dev/null
+quit
