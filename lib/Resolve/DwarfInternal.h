@@ -126,7 +126,16 @@ struct MemberInfo {
   /// the StorageSize-byte unit at ByteOffset.
   bool IsBitfield = false;
   unsigned BitOffset = 0, BitSize = 0, StorageSize = 0;
+  /// A static data member: Die is its declaration in the class; the
+  /// variable is a global defined elsewhere.
+  bool IsStatic = false;
+  /// Found in a virtual base class (named here), whose offset in the
+  /// object is read from the vtable at run time.
+  std::string VirtualBase;
 };
+/// A member of a struct, union or class by name, through anonymous members
+/// and (C++) base classes: a non-virtual base adds its offset; a member of
+/// a virtual base or a static member is returned marked as such.
 std::optional<MemberInfo> findMember(llvm::DWARFDie Record,
                                      llvm::StringRef Name);
 /// Names of the members of a struct/union, for "did you mean".

@@ -351,6 +351,14 @@ private:
   DWARFDie completeType(DWARFDie T);
   std::optional<uint64_t> prologueEnd(const ElfSymbol &Sym);
 
+  /// A variable definition (with a location or a constant) at the top of
+  /// any unit or in its namespaces that Match takes, the unit Near first.
+  DWARFDie findVariableDefinition(DWARFUnit *Near,
+                                  function_ref<bool(DWARFDie)> Match);
+  /// A global found by the definition D: refused where globals cannot be
+  /// read (kernel, PIE return probes), else located.
+  Expected<std::pair<Located, DWARFDie>> globalValue(const Site &S, DWARFDie D,
+                                                     const SpecExpr &E);
   LocationContext locationContext(const Site &S);
   Expected<std::pair<Located, DWARFDie>> lookup(const Site &S,
                                                 const SpecExpr &E);
@@ -1097,6 +1105,66 @@ std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
   return Out;
 }
 
+/// The qualified name of a variable or function DIE from the scopes of
+/// its declaration: `shop::Cart::carts`.
+static std::string qualifiedDieName(DWARFDie D) {
+  if (DWARFDie Decl =
+          D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
+    D = Decl;
+  const char *N = D.getShortName();
+  std::string Q = N ? N : "";
+  for (DWARFDie P = D.getParent(); P; P = P.getParent()) {
+    dwarf::Tag T = P.getTag();
+    if (T != dwarf::DW_TAG_namespace && T != dwarf::DW_TAG_class_type &&
+        T != dwarf::DW_TAG_structure_type && T != dwarf::DW_TAG_union_type)
+      break;
+    const char *PN = P.getShortName();
+    Q = std::string(PN ? PN : "(anonymous namespace)") + "::" + Q;
+  }
+  return Q;
+}
+
+DWARFDie
+DwarfResolver::findVariableDefinition(DWARFUnit *Near,
+                                      function_ref<bool(DWARFDie)> Match) {
+  DWARFDie Found;
+  std::function<bool(DWARFDie, unsigned)> Walk = [&](DWARFDie D,
+                                                     unsigned Depth) {
+    if (D.getTag() == dwarf::DW_TAG_variable &&
+        (D.find(dwarf::DW_AT_location) || D.find(dwarf::DW_AT_const_value)) &&
+        Match(D)) {
+      Found = D;
+      return true;
+    }
+    if (D.getTag() == dwarf::DW_TAG_namespace && Depth < 16)
+      for (DWARFDie C : D.children())
+        if (Walk(C, Depth + 1))
+          return true;
+    return false;
+  };
+  findEverywhere(Near, [&](DWARFDie C) { return Walk(C, 0); });
+  return Found;
+}
+
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E) {
+  std::string Name = qualifiedDieName(C);
+  if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
+    return errorAt(E.Range, "kernel global '" + Name +
+                                "' needs its run-time address, which KASLR "
+                                "moves; not supported yet");
+  if (isReturnProbe(Spec.Kind) && isPIE() && C.find(dwarf::DW_AT_location))
+    return errorAt(E.Range,
+                   "global '" + Name + "' of a position-independent binary "
+                   "cannot be located in a return probe (its load address "
+                   "is found from %ip, which is the caller's there); fetch "
+                   "it in an entry probe");
+  auto L = locateVariable(S, C, E);
+  if (!L)
+    return L.takeError();
+  return std::make_pair(std::move(*L), typeOf(C));
+}
+
 Expected<std::pair<Located, DWARFDie>>
 DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   bool GlobalOnly = E.Kind == SpecExpr::Global;
@@ -1137,6 +1205,53 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
                                         ": this copy of the function has no "
                                         "location for it");
     }
+  }
+  // In a C++ method, a member of the object (gdb's and C++'s lookup:
+  // locals first, then the class and its bases, then globals): `total`
+  // is `this->total`.
+  if (!GlobalOnly && !Name.contains("::")) {
+    DWARFDie This;
+    for (DWARFDie Scope : S.Scopes) {
+      for (DWARFDie C : Scope.children())
+        if (C.getTag() == dwarf::DW_TAG_formal_parameter &&
+            C.getShortName() && StringRef(C.getShortName()) == "this")
+          This = C;
+      if (This)
+        break;
+    }
+    DWARFDie PT = This ? stripTypedefs(typeOf(This)) : DWARFDie();
+    if (PT && isPointer(PT)) {
+      DWARFDie Record = stripTypedefs(completeType(stripTypedefs(
+          PT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type))));
+      if (findMember(Record, Name)) {
+        SpecExpr Member;
+        Member.Kind = SpecExpr::Arrow;
+        Member.Name = Name.str();
+        Member.Range = E.Range;
+        Member.NameRange = E.NameRange;
+        Member.Base = std::make_unique<SpecExpr>();
+        Member.Base->Kind = SpecExpr::Ident;
+        Member.Base->Name = "this";
+        Member.Base->Range = Member.Base->NameRange = E.Range;
+        return evalExpr(S, Member, 1);
+      }
+    }
+  }
+  // A qualified name: a namespace global or a static class member
+  // (`shop::Cart::carts`), matched on the DWARF scopes of its declaration,
+  // the written name being a trailing part of the full one (as gdb).
+  if (Name.contains("::")) {
+    std::string Tail = "::" + Name.str();
+    DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+      std::string Q = qualifiedDieName(D);
+      return Q == Name || StringRef(Q).ends_with(Tail);
+    });
+    if (Def)
+      return globalValue(S, Def, E);
+    return errorAt(E.Range, "no global '" + Name + "' in the debug info of " +
+                                DI.targetPath() + " (a namespace variable or "
+                                "a static class member, by its qualified "
+                                "name)");
   }
   // Globals: the probe's unit first, then (as gdb) any unit that defines
   // the name; the other units are read only when the symbol table has a
@@ -1528,6 +1643,28 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
         Msg += "; did you mean '" + *Best + "'?";
       Msg += " (members: " + joinNames(Names) + ")";
       return errorAt(E.NameRange, Msg);
+    }
+    if (!M->VirtualBase.empty())
+      return errorAt(E.NameRange,
+                     "member '" + E.Name + "' of '" + typeName(Record) +
+                         "' is in its virtual base '" + M->VirtualBase +
+                         "', whose offset in the object is read from the "
+                         "vtable at run time; reading it is not supported");
+    if (M->IsStatic) {
+      // A static data member is a global, whatever the object.
+      DWARFDie Decl = M->Die;
+      DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+        DWARFDie Spec =
+            D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+        return (Spec && Spec.getOffset() == Decl.getOffset()) ||
+               (D.getOffset() == Decl.getOffset());
+      });
+      if (!Def)
+        return errorAt(E.NameRange, "static member '" + E.Name + "' of '" +
+                                        typeName(Record) +
+                                        "' is defined in no unit of " +
+                                        DI.targetPath());
+      return globalValue(S, Def, E);
     }
     DWARFDie MT = typeOf(M->Die);
     Located Out;

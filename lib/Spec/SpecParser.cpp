@@ -709,8 +709,10 @@ Error SpecParser::parseArg(ProbeArg &A) {
     Pos = End;
     A.Range = {B, End};
     const SpecExpr &X = *A.Expr;
-    // A bare name (not parenthesised, no fetch type) may be a typedef.
+    // A bare name (not parenthesised, no fetch type, not qualified) may be
+    // a typedef.
     if (X.Kind == SpecExpr::Ident && !A.FetchType &&
+        !StringRef(X.Name).contains("::") &&
         X.Range.Begin == X.NameRange.Begin && X.Range.End == X.NameRange.End) {
       A.Form = ProbeArg::IdentOrType;
       A.Type.Words = {X.Name};
@@ -993,6 +995,13 @@ SpecParser::ExprResult SpecParser::parsePrimary(unsigned Depth) {
     if (Name.empty())
       return expected(NB, C == '%' ? "a register name after '%'"
                                    : "a global variable name after '@'");
+    while (C == '@' && peek() == ':' && peek(1) == ':') {
+      Pos += 2;
+      unsigned CB = Pos;
+      if (lexIdent().empty())
+        return expected(CB, "a name after '::'");
+      Name = slice(NB, Pos);
+    }
     E->Kind = C == '%' ? SpecExpr::Reg : SpecExpr::Global;
     E->Name = Name.str();
     E->NameRange = {NB, Pos};
@@ -1003,6 +1012,15 @@ SpecParser::ExprResult SpecParser::parsePrimary(unsigned Depth) {
   if (Name.empty())
     return expected(B, "an expression (a name, $argN, $retval, %reg, "
                        "@global, '*' or '(')");
+  // A qualified name (`shop::Cart::carts`, a static member or a namespace
+  // global).
+  while (peek() == ':' && peek(1) == ':') {
+    Pos += 2;
+    unsigned CB = Pos;
+    if (lexIdent().empty())
+      return expected(CB, "a name after '::'");
+    Name = slice(B, Pos);
+  }
   E->Kind = SpecExpr::Ident;
   E->Name = Name.str();
   E->NameRange = E->Range = {B, Pos};

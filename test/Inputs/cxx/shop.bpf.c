@@ -1,6 +1,9 @@
 /* C++ places by their source names (test/Inputs/cxx/shop.cpp): an
  * overload chosen by its parameter types, a const method by its qualified
- * name, a template instance; `this->member` and reference members.
+ * name, a template instance; `this->member`, reference members, bare
+ * member names inside a method (`count` is `this->count`), members of
+ * base classes (`tag`, `base_id`), an enum class member and a static
+ * member (`carts`, `shop::Cart::carts`).
  * BIN names the target. */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -12,7 +15,7 @@
 #endif
 
 BPF_PROBE_RECORD_NAMED(on_add_item, "uprobe/" BIN ":'shop::Cart::add(const shop::Item &, int)'(it.id, it.weight, qty, this->total, this->count)");
-BPF_PROBE_RECORD_NAMED(on_add_id, "uprobe/" BIN ":'shop::Cart::add(int)'(id, this->count)");
+BPF_PROBE_RECORD_NAMED(on_add_id, "uprobe/" BIN ":'shop::Cart::add(int)'(id, count, total, tag, base_id, mode, carts, shop::Cart::carts)");
 BPF_PROBE_RECORD_NAMED(on_scaled, "uprobe/" BIN ":shop::Cart::scaled(factor, this->total, this->count)");
 BPF_PROBE_RECORD_NAMED(on_twice, "uprobe/" BIN ":shop::twice<long>(v)");
 

@@ -24,10 +24,22 @@ struct Tagged {
 	int tag;
 };
 
+enum class Mode : int { Idle = 1, Busy = 7 };
+
+// A member of a virtual base is at an offset the vtable holds.
+struct Shared {
+	int shared_id;
+};
+struct Account : virtual Shared {
+	int balance;
+	__attribute__((noinline)) int deposit(int amount);
+};
+
 class Cart : public Base, public Tagged {
 public:
 	long total = 0;
 	int count = 0;
+	Mode mode = Mode::Idle;
 	std::string owner;
 	std::vector<int> ids;
 	static int carts;
@@ -35,6 +47,8 @@ public:
 	__attribute__((noinline)) long add(const Item &it, int qty);
 	__attribute__((noinline)) long add(int id);
 	__attribute__((noinline)) long scaled(long factor) const;
+	// A parameter named like a member: the parameter wins, as in C++.
+	__attribute__((noinline)) int bump(int count);
 };
 
 int Cart::carts = 0;
@@ -56,7 +70,9 @@ long Cart::add(int id)
 	ids.push_back(id);
 	count += 1;
 	sink = count;
-	printf("add id id=%d count=%d\n", id, count);
+	printf("add id id=%d count=%d mode=%d carts=%d\n", id, count, (int)mode,
+	       carts);
+	mode = Mode::Busy;
 	return count;
 }
 
@@ -65,6 +81,23 @@ long Cart::scaled(long factor) const
 	sink = total * factor;
 	printf("scaled factor=%ld total=%ld count=%d\n", factor, total, count);
 	return total * factor;
+}
+
+int Account::deposit(int amount)
+{
+	balance += amount;
+	sink = balance;
+	printf("deposit amount=%d balance=%d shared_id=%d\n", amount, balance,
+	       shared_id);
+	return balance;
+}
+
+int Cart::bump(int count)
+{
+	this->count += count;
+	sink = this->count;
+	printf("bump count=%d this->count=%d\n", count, this->count);
+	return this->count;
 }
 
 template <typename T>
@@ -85,6 +118,9 @@ int main(int argc, char **argv)
 	cart.tag = 5;
 	cart.owner = "alice";
 	shop::Cart::carts = 1;
+	shop::Account acct;
+	acct.shared_id = 12;
+	acct.balance = 0;
 	for (int i = 0; i < n; i++) {
 		shop::Item it{40 + i, 100L * (i + 1)};
 		cart.add(it, 2 + i);
@@ -92,6 +128,8 @@ int main(int argc, char **argv)
 		long s = cart.scaled(3 + i);
 		long t = shop::twice<long>(s) + shop::twice<int>(i + 1);
 		printf("main t=%ld\n", t);
+		acct.deposit(10 * (i + 1));
+		cart.bump(100);
 	}
 	return 0;
 }

@@ -11,7 +11,7 @@ end
 break 'shop::Cart::add(int)'
 commands 2
 silent
-printf "GDB shop::Cart::add id=%d this->count=%d\n", id, this->count
+printf "GDB shop::Cart::add id=%d count=%d total=%ld tag=%d base_id=%d mode=%d carts=%d shop::Cart::carts=%d\n", id, count, total, tag, base_id, mode, carts, shop::Cart::carts
 continue
 end
 break shop::Cart::scaled
