@@ -1515,6 +1515,40 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     Type = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
     T = stripTypedefs(Type);
   }
+  // std::unique_ptr and std::shared_ptr: `p->x` and `*p` go through the
+  // pointer they hold; std::vector: `v[i]` indexes its element array. The
+  // pointer is found by the member names of libstdc++ and libc++ in the
+  // DWARF, not at a fixed offset.
+  if (E.Kind == SpecExpr::Arrow || E.Kind == SpecExpr::Deref ||
+      E.Kind == SpecExpr::Index) {
+    DWARFDie Rec = stripTypedefs(completeType(T));
+    std::string Std = stdClassName(Rec);
+    bool Smart = Std == "unique_ptr" || Std == "shared_ptr";
+    bool Vector = Std == "vector";
+    if ((Smart && E.Kind != SpecExpr::Index) ||
+        (Vector && E.Kind == SpecExpr::Index)) {
+      auto Inner =
+          Smart ? findLibraryPointer(Rec, {"_M_head_impl", "_M_ptr", "__ptr_",
+                                           "__value_"})
+                : findLibraryPointer(Rec, {"_M_start", "__begin_"});
+      if (!Inner)
+        return errorAt(E.Base->Range,
+                       "'" + BaseText + "' is a 'std::" + Std +
+                           "' whose layout is not libstdc++'s or libc++'s "
+                           "(no pointer member named " +
+                           (Smart ? "_M_head_impl, _M_ptr or __ptr_"
+                                  : "_M_start or __begin_") +
+                           " in its debug info)");
+      if (Loc.Kind == Located::Memory)
+        Loc = Located::memory(
+            FetchExpr::add(std::move(Loc.Expr), Inner->ByteOffset));
+      else if (Loc.Kind != Located::Value || Inner->ByteOffset != 0)
+        return errorAt(E.Base->Range, "'" + BaseText +
+                                          "' is not in memory at " + S.Where);
+      Type = typeOf(Inner->Die);
+      T = stripTypedefs(Type);
+    }
+  }
 
   switch (E.Kind) {
   case SpecExpr::Deref: {
@@ -1814,9 +1848,47 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
   if (FT && (FT->Kind == FetchTypeSpec::String ||
              FT->Kind == FetchTypeSpec::UString)) {
+    DWARFDie T = stripTypedefs(Type);
+    // A std::string: libstdc++ keeps its characters, NUL-terminated,
+    // behind _M_dataplus._M_p (found by name in the DWARF).
+    if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
+              T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
+      DWARFDie Referent = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+      if (!stdClassName(completeType(Referent)).empty()) {
+        auto Addr = valueOf(std::move(Loc), Type, E);
+        if (!Addr)
+          return Addr.takeError();
+        Loc = Located::memory(std::move(*Addr));
+        Type = Referent;
+        T = stripTypedefs(Type);
+      }
+    }
+    std::string Std = stdClassName(completeType(T));
+    if (Std == "basic_string") {
+      auto Chars = findLibraryPointer(completeType(T), {"_M_p"});
+      if (!Chars)
+        return errorAt(FT->Range,
+                       "':" + FT->name() + "' of this std::string layout is "
+                       "not supported: libc++ keeps short strings inside the "
+                       "object and long ones behind a pointer, told apart by "
+                       "a flag bit; only libstdc++'s, whose characters are "
+                       "always behind _M_dataplus._M_p, is read");
+      if (Loc.Kind != Located::Memory)
+        return errorAt(E.Range, "'" + text(E.Range) + "' is not in memory at " +
+                                    S.Where);
+      Loc = Located::memory(
+          FetchExpr::add(std::move(Loc.Expr), Chars->ByteOffset));
+      Type = typeOf(Chars->Die);
+      T = stripTypedefs(Type);
+    } else if (Std == "basic_string_view") {
+      return errorAt(FT->Range,
+                     "':" + FT->name() + "' of a std::string_view is not "
+                     "supported yet: its characters are not NUL-terminated, "
+                     "so they need a pointer-and-length read; fetch its "
+                     "pointer and length members instead");
+    }
     // A char array in memory is its own address; a pointer is read. The
     // characters must be bytes: a string of ints would be garbage.
-    DWARFDie T = stripTypedefs(Type);
     if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
       DWARFDie Elem = stripTypedefs(
           T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));

@@ -407,6 +407,58 @@ std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
   return findMemberAt(Record, Name, 0);
 }
 
+static std::optional<MemberInfo>
+findLibraryPointerAt(DWARFDie Record, ArrayRef<StringRef> Names,
+                     unsigned Depth) {
+  Record = stripTypedefs(Record);
+  if (!isRecord(Record) || Depth > 8)
+    return std::nullopt;
+  for (DWARFDie C : Record.children()) {
+    bool Base = C.getTag() == dwarf::DW_TAG_inheritance;
+    if (C.getTag() != dwarf::DW_TAG_member && !Base)
+      continue;
+    if (C.find(dwarf::DW_AT_external) || C.find(dwarf::DW_AT_declaration))
+      continue; // static
+    if (auto V = dwarf::toUnsigned(C.find(dwarf::DW_AT_virtuality));
+        V && *V != dwarf::DW_VIRTUALITY_none)
+      continue;
+    auto Here = memberInfo(C);
+    if (!Here || Here->IsBitfield)
+      continue;
+    const char *N = C.getShortName();
+    if (!Base && N && is_contained(Names, StringRef(N)) &&
+        isPointer(stripTypedefs(typeOf(C))))
+      return Here;
+    if (auto Inner = findLibraryPointerAt(typeOf(C), Names, Depth + 1)) {
+      Inner->ByteOffset += Here->ByteOffset;
+      return Inner;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<MemberInfo> findLibraryPointer(DWARFDie Record,
+                                             ArrayRef<StringRef> Names) {
+  return findLibraryPointerAt(Record, Names, 0);
+}
+
+std::string stdClassName(DWARFDie Record) {
+  Record = stripTypedefs(Record);
+  if (!isRecord(Record) || !Record.getShortName())
+    return "";
+  DWARFDie P = Record.getParent();
+  // libc++'s std::__1, libstdc++'s std::__cxx11: inline namespaces.
+  if (P && P.getTag() == dwarf::DW_TAG_namespace && P.getShortName() &&
+      StringRef(P.getShortName()).starts_with("__"))
+    P = P.getParent();
+  if (!P || P.getTag() != dwarf::DW_TAG_namespace || !P.getShortName() ||
+      StringRef(P.getShortName()) != "std")
+    return "";
+  return StringRef(Record.getShortName())
+      .take_until([](char C) { return C == '<'; })
+      .str();
+}
+
 static std::vector<std::string> memberNamesAt(DWARFDie Record,
                                               unsigned Depth) {
   std::vector<std::string> Names;

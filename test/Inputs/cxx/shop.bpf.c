@@ -3,7 +3,9 @@
  * name, a template instance; `this->member`, reference members, bare
  * member names inside a method (`count` is `this->count`), members of
  * base classes (`tag`, `base_id`), an enum class member and a static
- * member (`carts`, `shop::Cart::carts`).
+ * member (`carts`, `shop::Cart::carts`); std::string as :string (a
+ * reference and a member, short and heap-allocated), std::unique_ptr and
+ * std::shared_ptr `->`, std::vector `[i]`.
  * BIN names the target. */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -18,5 +20,7 @@ BPF_PROBE_RECORD_NAMED(on_add_item, "uprobe/" BIN ":'shop::Cart::add(const shop:
 BPF_PROBE_RECORD_NAMED(on_add_id, "uprobe/" BIN ":'shop::Cart::add(int)'(id, count, total, tag, base_id, mode, carts, shop::Cart::carts)");
 BPF_PROBE_RECORD_NAMED(on_scaled, "uprobe/" BIN ":shop::Cart::scaled(factor, this->total, this->count)");
 BPF_PROBE_RECORD_NAMED(on_twice, "uprobe/" BIN ":shop::twice<long>(v)");
+
+BPF_PROBE_RECORD_NAMED(on_label, "uprobe/" BIN ":shop::Cart::label(name:string, owner:string, best->id, shared->weight, ids[0], ids[1])");
 
 char LICENSE[] SEC("license") = "GPL";

@@ -5,6 +5,7 @@
 // with the program's own output and with gdb at the same addresses.
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ public:
 	__attribute__((noinline)) long scaled(long factor) const;
 	// A parameter named like a member: the parameter wins, as in C++.
 	__attribute__((noinline)) int bump(int count);
+	__attribute__((noinline)) void label(const std::string &name,
+					     const std::unique_ptr<Item> &best,
+					     const std::shared_ptr<Item> &shared);
 };
 
 int Cart::carts = 0;
@@ -100,6 +104,15 @@ int Cart::bump(int count)
 	return this->count;
 }
 
+void Cart::label(const std::string &name, const std::unique_ptr<Item> &best,
+		 const std::shared_ptr<Item> &shared)
+{
+	sink = best->id + shared->weight + ids[1];
+	printf("label name=%s owner=%s best->id=%d shared->weight=%ld ids[0]=%d ids[1]=%d\n",
+	       name.c_str(), owner.c_str(), best->id, shared->weight, ids[0],
+	       ids[1]);
+}
+
 template <typename T>
 __attribute__((noinline)) T twice(T v)
 {
@@ -130,6 +143,10 @@ int main(int argc, char **argv)
 		printf("main t=%ld\n", t);
 		acct.deposit(10 * (i + 1));
 		cart.bump(100);
+		std::unique_ptr<shop::Item> best(new shop::Item{60 + i, 5});
+		auto shared = std::make_shared<shop::Item>(shop::Item{70, 900L + i});
+		cart.label(i ? "a label longer than fifteen bytes" : "short", best,
+			   shared);
 	}
 	return 0;
 }
