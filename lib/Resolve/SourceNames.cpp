@@ -364,4 +364,71 @@ findSourceFunction(const ProbePlace &P, ArrayRef<ElfSymbol> Functions,
   return Out;
 }
 
+/// Type names the demangler prints for builtin types: passed as scalars.
+static bool isBuiltinTypeName(StringRef T) {
+  static const char *const Names[] = {
+      "bool", "char", "signed char", "unsigned char", "wchar_t", "char8_t",
+      "char16_t", "char32_t", "short", "unsigned short", "int",
+      "unsigned int", "long", "unsigned long", "long long",
+      "unsigned long long", "__int128", "unsigned __int128", "float",
+      "double", "long double", "decltype(nullptr)"};
+  return is_contained(Names, T);
+}
+
+Error checkItaniumSignature(const ProbeSpec &Spec, ArrayRef<ArgInput> Inputs) {
+  const ProbePlace &P = Spec.Place;
+  if (P.SourceName || !StringRef(P.Symbol).starts_with("_Z") ||
+      Spec.Args.empty() ||
+      any_of(Spec.Args,
+             [](const ProbeArg &A) { return A.Form != ProbeArg::CType; }))
+    return Error::success();
+  auto D = demangleFunction(P.Symbol);
+  if (!D || D->Params.empty())
+    return Error::success();
+  std::vector<std::string> Params = splitParams(D->Params);
+  size_t N = Spec.Args.size();
+  if (N != Params.size() && N != Params.size() + 1)
+    return make_error<ResolveError>(
+        Spec.ArgListRange,
+        "'" + D->Full + "' takes " + std::to_string(Params.size()) +
+            " parameter" + (Params.size() == 1 ? "" : "s") +
+            " (and `this` first if it is a non-static method); the list has " +
+            std::to_string(N));
+  size_t First = N - Params.size();
+  if (First == 1 && Inputs[0].Type.Kind != ScalarType::Pointer)
+    return make_error<ResolveError>(
+        Spec.Args[0].Range,
+        "the first argument of the method '" + D->Full + "' is `this`, a "
+        "pointer; '" + Spec.Args[0].Text + "' is not a pointer type");
+  for (size_t I = 0; I < Params.size(); ++I) {
+    StringRef T = Params[I];
+    const ProbeArg &A = Spec.Args[First + I];
+    const ScalarType &Have = Inputs[First + I].Type;
+    if (T.ends_with("&")) {
+      if (Have.Kind != ScalarType::Pointer)
+        return make_error<ResolveError>(
+            A.Range, "parameter " + std::to_string(I + 1) + " of '" + D->Full +
+                         "' is the reference '" + T.str() + "', passed as a "
+                         "pointer; write a pointer type");
+      continue;
+    }
+    if (T.ends_with("*") || isBuiltinTypeName(T))
+      continue;
+    // An enum by value is an integer; a class by value depends on whether
+    // it is trivially copyable.
+    if (A.Type.Words.size() >= 2 && is_contained(A.Type.Words, "enum") &&
+        A.Type.PointerDepth == 0)
+      continue;
+    return make_error<ResolveError>(
+        A.Range,
+        "parameter " + std::to_string(I + 1) + " of '" + D->Full +
+            "' is '" + T.str() + "' by value: the Itanium C++ ABI passes a "
+            "class that is not trivially copyable by invisible reference "
+            "(a pointer to a temporary), which only debug info "
+            "(DW_AT_calling_convention) tells; give the debug info, or write "
+            "'enum NAME' if it is an enumeration");
+  }
+  return Error::success();
+}
+
 } // namespace bpfprobe

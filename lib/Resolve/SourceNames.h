@@ -60,6 +60,16 @@ llvm::Expected<std::vector<ElfSymbol>>
 findSourceFunction(const ProbePlace &P, llvm::ArrayRef<ElfSymbol> Functions,
                    llvm::StringRef TargetPath, bool MustMatch = true);
 
+/// Checks a C-type argument list (calling-convention mode, no debug info)
+/// against an Itanium-mangled symbol's parameters: the list has one more
+/// entry than the parameters for a method's `this` (which must be a
+/// pointer), a reference parameter (`T &`, `T &&`) is passed as a pointer,
+/// and a class type passed by value is refused: the Itanium C++ ABI passes
+/// it by invisible reference when it is not trivially copyable, which only
+/// debug info tells. Success for symbols that are not mangled C++.
+llvm::Error checkItaniumSignature(const ProbeSpec &Spec,
+                                  llvm::ArrayRef<struct ArgInput> Inputs);
+
 /// The last component of a qualified name (`add` of `shop::Cart::add`),
 /// the DW_AT_name the function's DIE carries.
 llvm::StringRef lastNameComponent(llvm::StringRef Qualified);

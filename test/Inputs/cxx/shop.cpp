@@ -113,6 +113,13 @@ void Cart::label(const std::string &name, const std::unique_ptr<Item> &best,
 	       ids[1]);
 }
 
+// A class and an enum by value, for the calling-convention checks.
+__attribute__((noinline)) long weigh(Item it, Mode m)
+{
+	sink = it.weight;
+	return it.weight * (long)m;
+}
+
 template <typename T>
 __attribute__((noinline)) T twice(T v)
 {
@@ -143,6 +150,7 @@ int main(int argc, char **argv)
 		printf("main t=%ld\n", t);
 		acct.deposit(10 * (i + 1));
 		cart.bump(100);
+		shop::sink = shop::weigh(shop::Item{1, 2}, shop::Mode::Busy);
 		std::unique_ptr<shop::Item> best(new shop::Item{60 + i, 5});
 		auto shared = std::make_shared<shop::Item>(shop::Item{70, 900L + i});
 		cart.label(i ? "a label longer than fifteen bytes" : "short", best,
