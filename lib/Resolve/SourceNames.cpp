@@ -342,13 +342,18 @@ findSourceFunction(const ProbePlace &P, ArrayRef<ElfSymbol> Functions,
     std::vector<std::string> Notes;
     for (auto &[Sig, G] : Groups)
       Notes.push_back(noteFor(*G.front()));
-    std::string Example = "'" + Groups.begin()->second.front()->Name.Qualified +
-                          Groups.begin()->second.front()->Name.Params + "'";
+    const DemangledFunction &First = Groups.begin()->second.front()->Name;
+    // Rust symbols (and other names without an encoded signature) are
+    // told apart by their path only.
+    bool ByPath = First.Params.empty();
+    std::string Example = "'" + First.Qualified + First.Params + "'";
     return make_error<ResolveError>(
         P.SymbolRange,
         ("'" + Written + "' is ambiguous: it names " + Twine(Groups.size()) +
-         " functions in " + TargetPath + "; choose one by its parameter "
-         "types in quotes, such as " + Example)
+         " functions in " + TargetPath + "; choose one " +
+         (ByPath ? "by more of its path, such as "
+                 : "by its parameter types in quotes, such as ") +
+         Example)
             .str(),
         Hint{}, std::move(Notes));
   }
