@@ -1880,6 +1880,17 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
           FetchExpr::add(std::move(Loc.Expr), Chars->ByteOffset));
       Type = typeOf(Chars->Die);
       T = stripTypedefs(Type);
+    } else if (T && T.getTag() == dwarf::DW_TAG_structure_type &&
+               T.getShortName() &&
+               (StringRef(T.getShortName()) == "&str" ||
+                typeName(T) == "alloc::string::String" ||
+                StringRef(T.getShortName()) == "String")) {
+      return errorAt(FT->Range,
+                     "':" + FT->name() + "' of a Rust '" + T.getShortName() +
+                         "' is not supported yet: its bytes are not "
+                         "NUL-terminated, so they need a pointer-and-length "
+                         "read; fetch its pointer and length members instead "
+                         "(&str: data_ptr and length)");
     } else if (Std == "basic_string_view") {
       return errorAt(FT->Range,
                      "':" + FT->name() + "' of a std::string_view is not "
