@@ -241,6 +241,8 @@ struct ScopeOwner {
   unsigned Line = 0;
 };
 
+static std::string qualifiedDieName(DWARFDie D);
+
 /// The DW_AT_name of the function a place names: a qualified source
 /// name's last component.
 std::string ownerName(const ProbePlace &P) {
@@ -481,10 +483,64 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
     // A C++/Rust source name: matched on the demangled symbols
     // (SourceNames.cpp), every entry of the one function it names.
     auto Found = findSourceFunction(Spec.Place, DI.functionSymbols(),
-                                    DI.targetPath());
+                                    DI.targetPath(), /*MustMatch=*/false);
     if (!Found)
       return Found.takeError();
     Syms = std::move(*Found);
+    if (Syms.empty() && !Spec.Place.HasParams) {
+      // A function that exists only inlined: its copies whose abstract
+      // function's qualified DWARF scope matches the name.
+      // The abstract function may be nested in its namespace (clang) or
+      // at the top with DW_AT_specification (gcc): every unit's DIEs are
+      // walked, and only when .debug_str can hold the name.
+      std::string Short = lastNameComponent(Name).str();
+      if (mayBeNamed(Short)) {
+        for (const std::unique_ptr<DWARFUnit> &U :
+             DI.dwarf().info_section_units()) {
+          std::set<uint64_t> Abstracts;
+          for (const DWARFDebugInfoEntry &E : U->dies()) {
+            DWARFDie D(U.get(), &E);
+            if (D.getTag() == dwarf::DW_TAG_subprogram &&
+                D.find(dwarf::DW_AT_inline) && D.getShortName() &&
+                Short == D.getShortName() &&
+                sourceNameMatches(Name, qualifiedDieName(D))) {
+              Abstracts.insert(D.getOffset());
+              if (!F.Decl)
+                F.Decl = D;
+            }
+          }
+          if (Abstracts.empty())
+            continue;
+          for (const DWARFDebugInfoEntry &E : U->dies()) {
+            DWARFDie D(U.get(), &E);
+            if (D.getTag() != dwarf::DW_TAG_inlined_subroutine)
+              continue;
+            DWARFDie O = D.getAttributeValueAsReferencedDie(
+                dwarf::DW_AT_abstract_origin);
+            if (O && Abstracts.count(O.getOffset()))
+              F.Copies.push_back(D);
+          }
+        }
+      }
+      for (DWARFDie C : F.Copies) {
+        auto Ranges = C.getAddressRanges();
+        if (!Ranges) {
+          consumeError(Ranges.takeError());
+          continue;
+        }
+        for (const DWARFAddressRange &AR : *Ranges)
+          if (AR.HighPC > AR.LowPC)
+            F.Ranges.push_back({AR.LowPC, AR.HighPC});
+      }
+      if (!F.Copies.empty())
+        return std::move(F);
+    }
+    if (Syms.empty()) {
+      auto Err = findSourceFunction(Spec.Place, DI.functionSymbols(),
+                                    DI.targetPath(), /*MustMatch=*/true);
+      if (!Err)
+        return Err.takeError();
+    }
   } else {
     Syms = DI.findSymbol(Name);
   }

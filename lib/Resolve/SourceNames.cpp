@@ -333,8 +333,8 @@ findSourceFunction(const ProbePlace &P, ArrayRef<ElfSymbol> Functions,
              "' has these parameter types; the overloads are in the notes";
     else
       Msg += " (names are matched on the demangled names of its function "
-             "symbols; a function that exists only inlined is not found by "
-             "a qualified name: name one of its lines, FILE:LINE)";
+             "symbols and the DWARF scopes of functions that exist only "
+             "inlined)";
     return make_error<ResolveError>(P.SymbolRange, Msg, Hint{},
                                     std::move(Notes));
   }

@@ -5,7 +5,8 @@
  * base classes (`tag`, `base_id`), an enum class member and a static
  * member (`carts`, `shop::Cart::carts`); std::string as :string (a
  * reference and a member, short and heap-allocated), std::unique_ptr and
- * std::shared_ptr `->`, std::vector `[i]`.
+ * std::shared_ptr `->`, std::vector `[i]`; a function that exists only
+ * inlined, by its qualified DWARF scope.
  * BIN names the target. */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -22,5 +23,7 @@ BPF_PROBE_RECORD_NAMED(on_scaled, "uprobe/" BIN ":shop::Cart::scaled(factor, thi
 BPF_PROBE_RECORD_NAMED(on_twice, "uprobe/" BIN ":shop::twice<long>(v)");
 
 BPF_PROBE_RECORD_NAMED(on_label, "uprobe/" BIN ":shop::Cart::label(name:string, owner:string, best->id, shared->weight, ids[0], ids[1])");
+
+BPF_PROBE_RECORD_NAMED(on_scale, "uprobe/" BIN ":shop::scale(v, k)");
 
 char LICENSE[] SEC("license") = "GPL";

@@ -113,6 +113,13 @@ void Cart::label(const std::string &name, const std::unique_ptr<Item> &best,
 	       ids[1]);
 }
 
+// Inlined everywhere: found by its qualified DWARF scope, not a symbol.
+static inline __attribute__((always_inline)) long scale(long v, int k)
+{
+	sink = v;
+	return v * k + sink;
+}
+
 // A class and an enum by value, for the calling-convention checks.
 __attribute__((noinline)) long weigh(Item it, Mode m)
 {
@@ -148,6 +155,7 @@ int main(int argc, char **argv)
 		long s = cart.scaled(3 + i);
 		long t = shop::twice<long>(s) + shop::twice<int>(i + 1);
 		printf("main t=%ld\n", t);
+		printf("scale=%ld\n", shop::scale(t, i + 2));
 		acct.deposit(10 * (i + 1));
 		cart.bump(100);
 		shop::sink = shop::weigh(shop::Item{1, 2}, shop::Mode::Busy);

@@ -32,5 +32,11 @@ silent
 printf "GDB shop::Cart::label name=\"%s\" owner=\"%s\" best->id=%d shared->weight=%ld ids[0]=%d ids[1]=%d\n", name._M_dataplus._M_p, owner._M_dataplus._M_p, best->id, shared->weight, ids[0], ids[1]
 continue
 end
+break shop::scale
+commands 6
+silent
+printf "GDB shop::scale v=%ld k=%d\n", v, k
+continue
+end
 run 2 > /dev/null
 quit
