@@ -145,6 +145,10 @@ std::optional<MemberInfo> findMember(llvm::DWARFDie Record,
 /// offset from Record's start.
 std::optional<MemberInfo> findLibraryPointer(llvm::DWARFDie Record,
                                              llvm::ArrayRef<llvm::StringRef> Names);
+/// The same for an integer member (a length: libstdc++'s _M_len, Rust's
+/// length / len).
+std::optional<MemberInfo> findLibraryLength(llvm::DWARFDie Record,
+                                            llvm::ArrayRef<llvm::StringRef> Names);
 /// The unqualified name of a class without its template arguments
 /// (`unique_ptr` of `unique_ptr<Item, std::default_delete<Item> >`), if it
 /// is declared in namespace std (directly or in an inline namespace such

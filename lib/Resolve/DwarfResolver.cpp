@@ -1936,23 +1936,66 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
           FetchExpr::add(std::move(Loc.Expr), Chars->ByteOffset));
       Type = typeOf(Chars->Die);
       T = stripTypedefs(Type);
-    } else if (T && T.getTag() == dwarf::DW_TAG_structure_type &&
-               T.getShortName() &&
-               (StringRef(T.getShortName()) == "&str" ||
-                typeName(T) == "alloc::string::String" ||
-                StringRef(T.getShortName()) == "String")) {
-      return errorAt(FT->Range,
-                     "':" + FT->name() + "' of a Rust '" + T.getShortName() +
-                         "' is not supported yet: its bytes are not "
-                         "NUL-terminated, so they need a pointer-and-length "
-                         "read; fetch its pointer and length members instead "
-                         "(&str: data_ptr and length)");
-    } else if (Std == "basic_string_view") {
-      return errorAt(FT->Range,
-                     "':" + FT->name() + "' of a std::string_view is not "
-                     "supported yet: its characters are not NUL-terminated, "
-                     "so they need a pointer-and-length read; fetch its "
-                     "pointer and length members instead");
+    } else if (Std == "basic_string_view" ||
+               (T && T.getTag() == dwarf::DW_TAG_structure_type &&
+                T.getShortName() &&
+                (StringRef(T.getShortName()) == "&str" ||
+                 StringRef(T.getShortName()) == "String"))) {
+      // A pointer and a length, not NUL-terminated: std::string_view
+      // (libstdc++ _M_str/_M_len, libc++ __data_/__size_), Rust &str
+      // (data_ptr/length) and String (vec.buf.ptr.pointer/vec.len).
+      DWARFDie Rec = completeType(T);
+      auto Ptr =
+          findLibraryPointer(Rec, {"_M_str", "__data_", "data_ptr", "pointer"});
+      auto Len =
+          findLibraryLength(Rec, {"_M_len", "__size_", "length", "len"});
+      if (!Ptr || !Len)
+        return errorAt(FT->Range,
+                       "':" + FT->name() + "' of '" + typeName(T) +
+                           "' needs its pointer and length members, which its "
+                           "debug info does not have under the names bpfprobe "
+                           "knows (_M_str/_M_len, __data_/__size_, "
+                           "data_ptr/length, pointer/len)");
+      auto LenSize = typeSize(typeOf(Len->Die), ABI.PointerSize);
+      if (!LenSize || *LenSize > 8)
+        return errorAt(FT->Range, "the length member of '" + typeName(T) +
+                                      "' has no usable size");
+      // The member's value: in memory, or in the register piece that holds
+      // it (a string_view passed by value travels in two registers).
+      auto MemberValue = [&](uint64_t Off,
+                             unsigned Size) -> std::unique_ptr<FetchExpr> {
+        if (Loc.Kind == Located::Memory)
+          return FetchExpr::deref(FetchExpr::add(Loc.Expr->clone(), Off),
+                                  Size);
+        if (Loc.Kind != Located::Pieces)
+          return nullptr;
+        uint64_t At = 0;
+        for (const Located::Piece &Part : Loc.Parts) {
+          if (Off >= At && Off + Size <= At + Part.Size &&
+              Part.BitSize == Part.Size * 8 && Part.BitOffset == 0) {
+            if (Part.Loc->Kind == Located::Memory)
+              return FetchExpr::deref(
+                  FetchExpr::add(Part.Loc->Expr->clone(), Off - At), Size);
+            if (Part.Loc->Kind == Located::Value)
+              return FetchExpr::bitfield(Part.Loc->Expr->clone(), 8,
+                                         (Off - At) * 8, Size * 8, false);
+            return nullptr;
+          }
+          At += Part.Size;
+        }
+        return nullptr;
+      };
+      P.Length = MemberValue(Len->ByteOffset, *LenSize);
+      P.Expr = MemberValue(Ptr->ByteOffset, ABI.PointerSize);
+      if (!P.Length || !P.Expr)
+        return notHereAt(E.Range, "the pointer or the length of '" +
+                                      text(E.Range) + "' is optimized out at " +
+                                      S.Where);
+      P.Type.Kind = ValueType::String;
+      P.Type.Size = StringFetchSize;
+      P.Type.UserString =
+          FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
+      return std::move(P);
     }
     // A char array in memory is its own address; a pointer is read. The
     // characters must be bytes: a string of ints would be garbage.

@@ -409,7 +409,7 @@ std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
 
 static std::optional<MemberInfo>
 findLibraryPointerAt(DWARFDie Record, ArrayRef<StringRef> Names,
-                     unsigned Depth) {
+                     unsigned Depth, bool WantPointer = true) {
   Record = stripTypedefs(Record);
   if (!isRecord(Record) || Depth > 8)
     return std::nullopt;
@@ -426,10 +426,13 @@ findLibraryPointerAt(DWARFDie Record, ArrayRef<StringRef> Names,
     if (!Here || Here->IsBitfield)
       continue;
     const char *N = C.getShortName();
-    if (!Base && N && is_contained(Names, StringRef(N)) &&
-        isPointer(stripTypedefs(typeOf(C))))
+    DWARFDie MT = stripTypedefs(typeOf(C));
+    bool Fits = WantPointer ? isPointer(MT)
+                            : MT && MT.getTag() == dwarf::DW_TAG_base_type;
+    if (!Base && N && is_contained(Names, StringRef(N)) && Fits)
       return Here;
-    if (auto Inner = findLibraryPointerAt(typeOf(C), Names, Depth + 1)) {
+    if (auto Inner =
+            findLibraryPointerAt(typeOf(C), Names, Depth + 1, WantPointer)) {
       Inner->ByteOffset += Here->ByteOffset;
       return Inner;
     }
@@ -440,6 +443,11 @@ findLibraryPointerAt(DWARFDie Record, ArrayRef<StringRef> Names,
 std::optional<MemberInfo> findLibraryPointer(DWARFDie Record,
                                              ArrayRef<StringRef> Names) {
   return findLibraryPointerAt(Record, Names, 0);
+}
+
+std::optional<MemberInfo> findLibraryLength(DWARFDie Record,
+                                            ArrayRef<StringRef> Names) {
+  return findLibraryPointerAt(Record, Names, 0, /*WantPointer=*/false);
 }
 
 std::string stdClassName(DWARFDie Record) {

@@ -2,7 +2,7 @@
 // name in the SEC string and one note per candidate; the quoted parameter
 // list picks one, and the same text resolves in bpfprobe-resolve.
 // RUN: rm -rf %t && mkdir -p %t && cd %t
-// RUN: %gcc -x c++ -fno-exceptions -g -O2 %inputs/cxx/shop.cpp -o shop -lstdc++
+// RUN: %gcc -x c++ -std=c++17 -fno-exceptions -g -O2 %inputs/cxx/shop.cpp -o shop -lstdc++
 // RUN: %clang_bpf -fsyntax-only -Xclang -verify %s
 
 #include <linux/ptrace.h>

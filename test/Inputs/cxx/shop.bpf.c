@@ -5,7 +5,8 @@
  * base classes (`tag`, `base_id`), an enum class member and a static
  * member (`carts`, `shop::Cart::carts`); std::string as :string (a
  * reference and a member, short and heap-allocated), std::unique_ptr and
- * std::shared_ptr `->`, std::vector `[i]`; a function that exists only
+ * std::shared_ptr `->`, std::vector `[i]`, a std::string_view as :string
+ * (its pointer and length); a function that exists only
  * inlined, by its qualified DWARF scope.
  * BIN names the target. */
 #include <linux/bpf.h>
@@ -19,10 +20,10 @@
 
 BPF_PROBE_RECORD_NAMED(on_add_item, "uprobe/" BIN ":'shop::Cart::add(const shop::Item &, int)'(it.id, it.weight, qty, this->total, this->count)");
 BPF_PROBE_RECORD_NAMED(on_add_id, "uprobe/" BIN ":'shop::Cart::add(int)'(id, count, total, tag, base_id, mode, carts, shop::Cart::carts)");
-BPF_PROBE_RECORD_NAMED(on_scaled, "uprobe/" BIN ":shop::Cart::scaled(factor, this->total, this->count)");
+BPF_PROBE_RECORD_NAMED(on_scaled, "uprobe/" BIN ":shop::Cart::scaled(factor, this->total, this->count, this->owner:string)");
 BPF_PROBE_RECORD_NAMED(on_twice, "uprobe/" BIN ":shop::twice<long>(v)");
 
-BPF_PROBE_RECORD_NAMED(on_label, "uprobe/" BIN ":shop::Cart::label(name:string, owner:string, best->id, shared->weight, ids[0], ids[1])");
+BPF_PROBE_RECORD_NAMED(on_label, "uprobe/" BIN ":shop::Cart::label(name:string, best->id, shared->weight, ids[0], ids[1], view:string)");
 
 BPF_PROBE_RECORD_NAMED(on_scale, "uprobe/" BIN ":shop::scale(v, k)");
 

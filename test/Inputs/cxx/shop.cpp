@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shop {
@@ -52,7 +53,8 @@ public:
 	__attribute__((noinline)) int bump(int count);
 	__attribute__((noinline)) void label(const std::string &name,
 					     const std::unique_ptr<Item> &best,
-					     const std::shared_ptr<Item> &shared);
+					     const std::shared_ptr<Item> &shared,
+					     std::string_view view);
 };
 
 int Cart::carts = 0;
@@ -105,12 +107,13 @@ int Cart::bump(int count)
 }
 
 void Cart::label(const std::string &name, const std::unique_ptr<Item> &best,
-		 const std::shared_ptr<Item> &shared)
+		 const std::shared_ptr<Item> &shared, std::string_view view)
 {
 	sink = best->id + shared->weight + ids[1];
 	printf("label name=%s owner=%s best->id=%d shared->weight=%ld ids[0]=%d ids[1]=%d\n",
 	       name.c_str(), owner.c_str(), best->id, shared->weight, ids[0],
 	       ids[1]);
+	printf("label view=%.*s\n", (int)view.size(), view.data());
 }
 
 // Inlined everywhere: found by its qualified DWARF scope, not a symbol.
@@ -161,8 +164,9 @@ int main(int argc, char **argv)
 		shop::sink = shop::weigh(shop::Item{1, 2}, shop::Mode::Busy);
 		std::unique_ptr<shop::Item> best(new shop::Item{60 + i, 5});
 		auto shared = std::make_shared<shop::Item>(shop::Item{70, 900L + i});
+		// A view of the first bytes of a literal: not NUL-terminated.
 		cart.label(i ? "a label longer than fifteen bytes" : "short", best,
-			   shared);
+			   shared, std::string_view("alphabet soup").substr(0, 5 + i));
 	}
 	return 0;
 }

@@ -17,7 +17,7 @@ end
 break shop::Cart::scaled
 commands 3
 silent
-printf "GDB shop::Cart::scaled factor=%ld this->total=%ld this->count=%d\n", factor, this->total, this->count
+printf "GDB shop::Cart::scaled factor=%ld this->total=%ld this->count=%d this->owner=\"%s\"\n", factor, this->total, this->count, this->owner._M_dataplus._M_p
 continue
 end
 break shop::twice<long>
@@ -29,7 +29,7 @@ end
 break shop::Cart::label
 commands 5
 silent
-printf "GDB shop::Cart::label name=\"%s\" owner=\"%s\" best->id=%d shared->weight=%ld ids[0]=%d ids[1]=%d\n", name._M_dataplus._M_p, owner._M_dataplus._M_p, best->id, shared->weight, ids[0], ids[1]
+eval "printf \"GDB shop::Cart::label name=\\\"%%s\\\" best->id=%%d shared->weight=%%ld ids[0]=%%d ids[1]=%%d view=\\\"%%.%lus\\\"\\n\", name._M_dataplus._M_p, best->id, shared->weight, ids[0], ids[1], view._M_str", view._M_len
 continue
 end
 break shop::scale
