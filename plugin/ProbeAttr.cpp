@@ -873,6 +873,8 @@ private:
       handleAllErrors(R.takeError(), [&](const ResolveError &E) {
         error(Loc.at(E.range().Begin), E.render(hintWords))
             << Loc.range(E.range());
+        for (const std::string &N : E.notes())
+          note(Loc.at(E.range().Begin), N);
       });
       return false;
     }

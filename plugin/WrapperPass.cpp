@@ -374,6 +374,19 @@ private:
   /// The body's argument I from its 64-bit value.
   Value *bindArg(unsigned I, Value *V) {
     const ArgPlan &A = Site.Args[I];
+    if (A.Type.Kind == ValueType::String && A.Length) {
+      AllocaInst *Buf;
+      {
+        IRBuilderBase::InsertPointGuard G(B);
+        BasicBlock &Entry = B.GetInsertBlock()->getParent()->getEntryBlock();
+        B.SetInsertPoint(&Entry, Entry.getFirstInsertionPt());
+        Buf = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), A.Type.Size),
+                             nullptr, A.Name + ".str");
+        Buf->setAlignment(Align(8));
+      }
+      copyCountedString(Buf, V, eval(*A.Length), A.Type);
+      return Buf;
+    }
     Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
     if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
       Inst->setName(A.Name);
@@ -753,6 +766,20 @@ private:
     return Ret;
   }
 
+  /// Copies the Len bytes at Addr (a pointer-and-length string) into Dst,
+  /// at most Size - 1 of them, NUL-terminated: Dst is zeroed first, so the
+  /// bytes after the copy (and all of them if the read faults) are NUL.
+  Value *copyCountedString(Value *Dst, Value *Addr, Value *Len,
+                           const ValueType &T) {
+    B.CreateMemSet(Dst, B.getInt8(0), T.Size, MaybeAlign(1));
+    Value *Max = B.getInt64(T.Size - 1);
+    Value *N = B.CreateSelect(B.CreateICmpUGT(Len, Max), Max, Len);
+    bool User = Site.Space == AddrSpace::User || T.UserString;
+    Value *Ptr = B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx));
+    return callHelper(User ? HelperProbeReadUser : HelperProbeReadKernel,
+                      i64(), {Dst, B.CreateTrunc(N, B.getInt32Ty()), Ptr});
+  }
+
   /// The default body: one ring-buffer record per hit, laid out as
   /// struct bpfprobe_record_hdr and one slot per argument
   /// (include/bpfprobe/metadata.h).
@@ -972,7 +999,13 @@ private:
       const ArgPlan &A = Site.Args[I];
       Fault = nullptr;
       Value *V = eval(*A.Expr);
-      if (A.Type.Kind == ValueType::String) {
+      if (A.Type.Kind == ValueType::String && A.Length) {
+        Value *Len = eval(*A.Length);
+        ValueType T = A.Type;
+        T.Size = std::min<unsigned>(T.Size, BPFPROBE_RECORD_STR_LEN);
+        noteFault(copyCountedString(At(Off), V, Len, T));
+        Off += BPFPROBE_RECORD_STR_LEN;
+      } else if (A.Type.Kind == ValueType::String) {
         noteFault(copyString(At(Off), V, A.Type));
         Off += BPFPROBE_RECORD_STR_LEN;
       } else {

@@ -173,3 +173,8 @@ for other in ("19", "22"):
         config.available_features.add("other-clang")
         config.substitutions.append(("%other_clang", other_clang))
         break
+
+# Debian's rustc (apt's, not a rustup toolchain), for the Rust live tests.
+if os.path.exists("/usr/bin/rustc"):
+    config.available_features.add("rustc")
+    config.substitutions.append(("%rustc", "/usr/bin/rustc"))

@@ -144,6 +144,8 @@ void report(StringRef Spec, Error E, TextRange Fallback) {
       },
       [&](const ResolveError &R) {
         reportAt(Spec, R.range(), R.render(hintWords));
+        for (const std::string &N : R.notes())
+          errs() << "note: " << N << '\n';
       },
       [&](const HintedError &H) {
         reportAt(Spec, Fallback, H.render(hintWords));

@@ -339,6 +339,9 @@ bool isKprobeRepresentable(const SitePlan &Site) {
   return llvm::all_of(Site.Args, [](const ArgPlan &A) {
     if (!A.Expr)
       return false;
+    // A pointer-and-length string has no kprobe_events form.
+    if (A.Length)
+      return false;
     // A string is read at its address: "+0(addr):string".
     if (A.Type.Kind == ValueType::String) {
       const FetchExpr *Base = A.Expr.get();
@@ -373,6 +376,7 @@ ArgPlan ArgPlan::clone() const {
   A.CType = CType;
   A.Expr = Expr ? Expr->clone() : nullptr;
   A.Type = Type;
+  A.Length = Length ? Length->clone() : nullptr;
   return A;
 }
 
@@ -612,6 +616,14 @@ std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
     S += Name;
     S += '=';
     S += formatFetchArg(*A.Expr, A.Type, ABI, Site.Space);
+    if (A.Length) {
+      // Extended notation: a pointer-and-length string, its length in
+      // brackets ("+0(+8(%di)):string[+0(%di):u64]").
+      ValueType LT;
+      LT.Kind = ValueType::Int;
+      LT.Size = 8;
+      S += "[" + formatFetchArg(*A.Length, LT, ABI, Site.Space) + "]";
+    }
   }
   return S;
 }
@@ -796,6 +808,12 @@ static Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
                                            : V.scalar(*A.Expr, 0);
   if (!OK)
     return Fail(Msg);
+  if (A.Length) {
+    if (T.Kind != ValueType::String || T.Size < 2)
+      return Fail("a length on a value that is not a string");
+    if (!V.scalar(*A.Length, 0))
+      return Fail("string length: " + Msg);
+  }
   return Error::success();
 }
 
@@ -1062,6 +1080,10 @@ std::string serializePlan(const SitePlan &Site) {
          std::to_string(A.Type.UserString);
     V += '\t';
     writeExpr(*A.Expr, V);
+    if (A.Length) {
+      V += '\t';
+      writeExpr(*A.Length, V);
+    }
     Out += "arg=" + V + "\n";
   }
   return Out;
@@ -1079,10 +1101,10 @@ Expected<SitePlan> parsePlan(StringRef Text) {
   for (StringRef L : ArrayRef(Lines).drop_front()) {
     auto [K, RawV] = L.split('=');
     if (K == "arg") {
-      SmallVector<StringRef, 5> F;
+      SmallVector<StringRef, 6> F;
       RawV.split(F, '\t');
-      if (F.size() != 5)
-        return Fail("argument needs 5 fields");
+      if (F.size() != 5 && F.size() != 6)
+        return Fail("argument needs 5 fields (6 with a string length)");
       ArgPlan A;
       A.Name = unescape(F[0]);
       A.Text = unescape(F[1]);
@@ -1106,6 +1128,15 @@ Expected<SitePlan> parsePlan(StringRef Text) {
       if (!R.atEnd())
         return Fail("trailing text after expression");
       A.Expr = std::move(*E);
+      if (F.size() == 6) {
+        ExprReader LR(F[5]);
+        auto L = LR.read();
+        if (!L)
+          return L.takeError();
+        if (!LR.atEnd())
+          return Fail("trailing text after the string length");
+        A.Length = std::move(*L);
+      }
       Site.Args.push_back(std::move(A));
       continue;
     }

@@ -169,6 +169,11 @@ struct ArgPlan {
   std::string CType; ///< the C type, when known ("long long", "char *")
   std::unique_ptr<FetchExpr> Expr;
   ValueType Type;
+  /// String only, optional: a string that is a pointer and a length (a
+  /// std::string_view, a Rust &str or String), not NUL-terminated. Expr is
+  /// the pointer, Length the byte count; min(Length, Size - 1) bytes are
+  /// copied and the copy is NUL-terminated.
+  std::unique_ptr<FetchExpr> Length;
 
   ArgPlan() = default;
   ArgPlan(ArgPlan &&) = default;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/Resolver.h"
+#include "Resolve/SourceNames.h"
 #include "Target/ArchABI.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -796,6 +797,16 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
     return errorAt(R, "source-line probes need debug info: ",
                    debugInfoHint());
   }
+
+  if (Spec.Place.SourceName)
+    return errorAt(Spec.Place.SymbolRange,
+                   "a C++ or Rust source name is matched on the binary's "
+                   "demangled symbols, which needs it opened with its debug "
+                   "info; without debug info write the mangled symbol ('" +
+                       Spec.Place.Symbol + "' as in `nm`): ",
+                   debugInfoHint());
+  if (Error E = checkItaniumSignature(Spec, Inputs))
+    return std::move(E);
 
   if (ABI.CompatOf && !isUserProbe(Spec.Kind))
     return errorAt(Spec.Place.SymbolRange,

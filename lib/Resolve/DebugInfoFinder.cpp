@@ -176,6 +176,15 @@ std::vector<std::string> DebugInfo::functionNames() const {
   return Names;
 }
 
+std::vector<ElfSymbol> DebugInfo::functionSymbols() const {
+  std::vector<ElfSymbol> Syms;
+  forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
+    if (S.IsFunction)
+      Syms.push_back(S.get());
+  });
+  return Syms;
+}
+
 namespace {
 
 Error makeError(const Twine &Message) {

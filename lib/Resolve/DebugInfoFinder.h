@@ -106,6 +106,8 @@ public:
   std::optional<ElfSymbol> symbolAt(uint64_t Address) const;
   /// The names of all function symbols, for "did you mean".
   std::vector<std::string> functionNames() const;
+  /// Every function symbol of the symbol table, in table order.
+  std::vector<ElfSymbol> functionSymbols() const;
 
   // Implementation detail, filled by findDebugInfo().
   std::string TargetPath, DebugPath, BuildId, FoundBy;

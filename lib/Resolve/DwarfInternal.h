@@ -195,9 +195,35 @@ struct MemberInfo {
   /// the StorageSize-byte unit at ByteOffset.
   bool IsBitfield = false;
   unsigned BitOffset = 0, BitSize = 0, StorageSize = 0;
+  /// A static data member: Die is its declaration in the class; the
+  /// variable is a global defined elsewhere.
+  bool IsStatic = false;
+  /// Found in a virtual base class (named here), whose offset in the
+  /// object is read from the vtable at run time.
+  std::string VirtualBase;
 };
+/// A member of a struct, union or class by name, through anonymous members
+/// and (C++) base classes: a non-virtual base adds its offset; a member of
+/// a virtual base or a static member is returned marked as such.
 std::optional<MemberInfo> findMember(llvm::DWARFDie Record,
                                      llvm::StringRef Name);
+/// The first pointer member named one of Names inside Record, searched
+/// depth-first through its members and non-virtual bases (the layouts of
+/// C++ standard library classes: libstdc++'s unique_ptr keeps its pointer
+/// in _M_t._M_t._Head_base::_M_head_impl, libc++'s in __ptr_), with its
+/// offset from Record's start.
+std::optional<MemberInfo> findLibraryPointer(llvm::DWARFDie Record,
+                                             llvm::ArrayRef<llvm::StringRef> Names);
+/// The same for an integer member (a length: libstdc++'s _M_len, Rust's
+/// length / len).
+std::optional<MemberInfo> findLibraryLength(llvm::DWARFDie Record,
+                                            llvm::ArrayRef<llvm::StringRef> Names);
+/// The unqualified name of a class without its template arguments
+/// (`unique_ptr` of `unique_ptr<Item, std::default_delete<Item> >`), if it
+/// is declared in namespace std (directly or in an inline namespace such
+/// as libc++'s __1 or libstdc++'s __cxx11); "" otherwise.
+std::string stdClassName(llvm::DWARFDie Record);
+
 /// Names of the members of a struct/union, for "did you mean".
 std::vector<std::string> memberNames(llvm::DWARFDie Record);
 

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfResolver.h"
+#include "Resolve/SourceNames.h"
 #include "Resolve/DwarfInternal.h"
 #include "Resolve/InstructionBoundary.h"
 #include "Resolve/Resolver.h"
@@ -241,6 +242,14 @@ struct ScopeOwner {
   unsigned Line = 0;
 };
 
+static std::string qualifiedDieName(DWARFDie D);
+
+/// The DW_AT_name of the function a place names: a qualified source
+/// name's last component.
+std::string ownerName(const ProbePlace &P) {
+  return P.SourceName ? lastNameComponent(P.Symbol).str() : P.Symbol;
+}
+
 /// gcc's clone suffixes (.constprop.N, .isra.N, .part.N, chained): the
 /// clone is the same source function; ".cold" parts are not entries.
 bool isCloneOf(StringRef Sym, StringRef Name) {
@@ -348,6 +357,14 @@ private:
   DWARFDie completeType(DWARFDie T);
   std::optional<uint64_t> prologueEnd(const ElfSymbol &Sym);
 
+  /// A variable definition (with a location or a constant) at the top of
+  /// any unit or in its namespaces that Match takes, the unit Near first.
+  DWARFDie findVariableDefinition(DWARFUnit *Near,
+                                  function_ref<bool(DWARFDie)> Match);
+  /// A global found by the definition D: refused where globals cannot be
+  /// read (kernel, PIE return probes), else located.
+  Expected<std::pair<Located, DWARFDie>> globalValue(const Site &S, DWARFDie D,
+                                                     const SpecExpr &E);
   LocationContext locationContext(const Site &S);
   Expected<std::pair<Located, DWARFDie>> lookup(const Site &S,
                                                 const SpecExpr &E);
@@ -475,9 +492,74 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
                                                     TextRange R) {
   FunctionPlace F;
   F.Name = Name.str();
-  std::vector<ElfSymbol> Syms = DI.findSymbol(Name);
+  std::vector<ElfSymbol> Syms;
+  if (Spec.Place.SourceName) {
+    // A C++/Rust source name: matched on the demangled symbols
+    // (SourceNames.cpp), every entry of the one function it names.
+    auto Found = findSourceFunction(Spec.Place, DI.functionSymbols(),
+                                    DI.targetPath(), /*MustMatch=*/false);
+    if (!Found)
+      return Found.takeError();
+    Syms = std::move(*Found);
+    if (Syms.empty() && !Spec.Place.HasParams) {
+      // A function that exists only inlined: its copies whose abstract
+      // function's qualified DWARF scope matches the name.
+      // The abstract function may be nested in its namespace (clang) or
+      // at the top with DW_AT_specification (gcc): every unit's DIEs are
+      // walked, and only when .debug_str can hold the name.
+      std::string Short = lastNameComponent(Name).str();
+      if (mayBeNamed(Short)) {
+        for (const std::unique_ptr<DWARFUnit> &U :
+             DI.dwarf().info_section_units()) {
+          std::set<uint64_t> Abstracts;
+          for (const DWARFDebugInfoEntry &E : U->dies()) {
+            DWARFDie D(U.get(), &E);
+            if (D.getTag() == dwarf::DW_TAG_subprogram &&
+                D.find(dwarf::DW_AT_inline) && D.getShortName() &&
+                Short == D.getShortName() &&
+                sourceNameMatches(Name, qualifiedDieName(D))) {
+              Abstracts.insert(D.getOffset());
+              if (!F.Decl)
+                F.Decl = D;
+            }
+          }
+          if (Abstracts.empty())
+            continue;
+          for (const DWARFDebugInfoEntry &E : U->dies()) {
+            DWARFDie D(U.get(), &E);
+            if (D.getTag() != dwarf::DW_TAG_inlined_subroutine)
+              continue;
+            DWARFDie O = D.getAttributeValueAsReferencedDie(
+                dwarf::DW_AT_abstract_origin);
+            if (O && Abstracts.count(O.getOffset()))
+              F.Copies.push_back(D);
+          }
+        }
+      }
+      for (DWARFDie C : F.Copies) {
+        auto Ranges = C.getAddressRanges();
+        if (!Ranges) {
+          consumeError(Ranges.takeError());
+          continue;
+        }
+        for (const DWARFAddressRange &AR : *Ranges)
+          if (AR.HighPC > AR.LowPC)
+            F.Ranges.push_back({AR.LowPC, AR.HighPC});
+      }
+      if (!F.Copies.empty())
+        return std::move(F);
+    }
+    if (Syms.empty()) {
+      auto Err = findSourceFunction(Spec.Place, DI.functionSymbols(),
+                                    DI.targetPath(), /*MustMatch=*/true);
+      if (!Err)
+        return Err.takeError();
+    }
+  } else {
+    Syms = DI.findSymbol(Name);
+  }
   llvm::erase_if(Syms, [](const ElfSymbol &S) { return !S.IsFunction; });
-  if (Syms.size() > 1)
+  if (Syms.size() > 1 && !Spec.Place.SourceName)
     return errorAt(R, "'" + Name + "' names " + Twine(Syms.size()) +
                           " functions in " + DI.targetPath() +
                           "; name the place by FILE:LINE instead");
@@ -492,6 +574,15 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
     llvm::sort(Syms, [](const ElfSymbol &A, const ElfSymbol &B) {
       return A.Address < B.Address;
     });
+  }
+  if (Syms.empty() && Name == Spec.Place.Symbol) {
+    // A plain name that is a C++ function's last component (`twice` of
+    // `shop::twice<int>`), as gdb's `break twice` finds it.
+    auto Found = findSourceFunction(Spec.Place, DI.functionSymbols(),
+                                    DI.targetPath(), /*MustMatch=*/false);
+    if (!Found)
+      return Found.takeError();
+    Syms = std::move(*Found);
   }
   for (const ElfSymbol &S : Syms) {
     F.Syms.push_back(S);
@@ -820,7 +911,7 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
                            " copies), so it has no offsets; name one of its "
                            "lines ('" + P.Symbol + ":N')");
       ScopeOwner Owner;
-      Owner.Function = P.Symbol;
+      Owner.Function = ownerName(P);
       std::set<uint64_t> Seen;
       for (DWARFDie C : F->Copies) {
         auto Entry = entryOf(C);
@@ -901,7 +992,14 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
                              hex(*End - Sym->Address) + "'");
       }
       Site S;
-      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange))
+      // The bare name of a function sees its own scope even where the
+      // first statement is an inlined callee's first instruction (gdb's
+      // stopped_by_user_bp_inline_frame): `this` of Cart::add, not of the
+      // std::vector::push_back inlined at its prologue's end.
+      ScopeOwner Owner;
+      if (!P.HasOffset)
+        Owner.Function = ownerName(P);
+      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange, Owner))
         return std::move(E);
       Sites.push_back(std::move(S));
     }
@@ -941,7 +1039,7 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
   // line, so every inlined copy.
   ScopeOwner Owner;
   if (Within)
-    Owner.Function = P.Symbol;
+    Owner.Function = ownerName(P);
   Owner.File = File;
   Owner.Line = Line;
   for (uint64_t A : *Addrs) {
@@ -1120,6 +1218,66 @@ std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
   return Out;
 }
 
+/// The qualified name of a variable or function DIE from the scopes of
+/// its declaration: `shop::Cart::carts`.
+static std::string qualifiedDieName(DWARFDie D) {
+  if (DWARFDie Decl =
+          D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
+    D = Decl;
+  const char *N = D.getShortName();
+  std::string Q = N ? N : "";
+  for (DWARFDie P = D.getParent(); P; P = P.getParent()) {
+    dwarf::Tag T = P.getTag();
+    if (T != dwarf::DW_TAG_namespace && T != dwarf::DW_TAG_class_type &&
+        T != dwarf::DW_TAG_structure_type && T != dwarf::DW_TAG_union_type)
+      break;
+    const char *PN = P.getShortName();
+    Q = std::string(PN ? PN : "(anonymous namespace)") + "::" + Q;
+  }
+  return Q;
+}
+
+DWARFDie
+DwarfResolver::findVariableDefinition(DWARFUnit *Near,
+                                      function_ref<bool(DWARFDie)> Match) {
+  DWARFDie Found;
+  std::function<bool(DWARFDie, unsigned)> Walk = [&](DWARFDie D,
+                                                     unsigned Depth) {
+    if (D.getTag() == dwarf::DW_TAG_variable &&
+        (D.find(dwarf::DW_AT_location) || D.find(dwarf::DW_AT_const_value)) &&
+        Match(D)) {
+      Found = D;
+      return true;
+    }
+    if (D.getTag() == dwarf::DW_TAG_namespace && Depth < 16)
+      for (DWARFDie C : D.children())
+        if (Walk(C, Depth + 1))
+          return true;
+    return false;
+  };
+  findEverywhere(Near, [&](DWARFDie C) { return Walk(C, 0); });
+  return Found;
+}
+
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E) {
+  std::string Name = qualifiedDieName(C);
+  if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
+    return errorAt(E.Range, "kernel global '" + Name +
+                                "' needs its run-time address, which KASLR "
+                                "moves; not supported yet");
+  if (isReturnProbe(Spec.Kind) && isPIE() && C.find(dwarf::DW_AT_location))
+    return errorAt(E.Range,
+                   "global '" + Name + "' of a position-independent binary "
+                   "cannot be located in a return probe (its load address "
+                   "is found from %ip, which is the caller's there); fetch "
+                   "it in an entry probe");
+  auto L = locateVariable(S, C, E);
+  if (!L)
+    return L.takeError();
+  return std::make_pair(std::move(*L), typeOf(C));
+}
+
 Expected<std::pair<Located, DWARFDie>>
 DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   bool GlobalOnly = E.Kind == SpecExpr::Global;
@@ -1160,6 +1318,53 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
                                         ": this copy of the function has no "
                                         "location for it");
     }
+  }
+  // In a C++ method, a member of the object (gdb's and C++'s lookup:
+  // locals first, then the class and its bases, then globals): `total`
+  // is `this->total`.
+  if (!GlobalOnly && !Name.contains("::")) {
+    DWARFDie This;
+    for (DWARFDie Scope : S.Scopes) {
+      for (DWARFDie C : Scope.children())
+        if (C.getTag() == dwarf::DW_TAG_formal_parameter &&
+            C.getShortName() && StringRef(C.getShortName()) == "this")
+          This = C;
+      if (This)
+        break;
+    }
+    DWARFDie PT = This ? stripTypedefs(typeOf(This)) : DWARFDie();
+    if (PT && isPointer(PT)) {
+      DWARFDie Record = stripTypedefs(completeType(stripTypedefs(
+          PT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type))));
+      if (findMember(Record, Name)) {
+        SpecExpr Member;
+        Member.Kind = SpecExpr::Arrow;
+        Member.Name = Name.str();
+        Member.Range = E.Range;
+        Member.NameRange = E.NameRange;
+        Member.Base = std::make_unique<SpecExpr>();
+        Member.Base->Kind = SpecExpr::Ident;
+        Member.Base->Name = "this";
+        Member.Base->Range = Member.Base->NameRange = E.Range;
+        return evalExpr(S, Member, 1);
+      }
+    }
+  }
+  // A qualified name: a namespace global or a static class member
+  // (`shop::Cart::carts`), matched on the DWARF scopes of its declaration,
+  // the written name being a trailing part of the full one (as gdb).
+  if (Name.contains("::")) {
+    std::string Tail = "::" + Name.str();
+    DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+      std::string Q = qualifiedDieName(D);
+      return Q == Name || StringRef(Q).ends_with(Tail);
+    });
+    if (Def)
+      return globalValue(S, Def, E);
+    return errorAt(E.Range, "no global '" + Name + "' in the debug info of " +
+                                DI.targetPath() + " (a namespace variable or "
+                                "a static class member, by its qualified "
+                                "name)");
   }
   // Globals: the probe's unit first, then (as gdb) any unit that defines
   // the name; the other units are read only when the symbol table has a
@@ -1423,6 +1628,40 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     Type = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
     T = stripTypedefs(Type);
   }
+  // std::unique_ptr and std::shared_ptr: `p->x` and `*p` go through the
+  // pointer they hold; std::vector: `v[i]` indexes its element array. The
+  // pointer is found by the member names of libstdc++ and libc++ in the
+  // DWARF, not at a fixed offset.
+  if (E.Kind == SpecExpr::Arrow || E.Kind == SpecExpr::Deref ||
+      E.Kind == SpecExpr::Index) {
+    DWARFDie Rec = stripTypedefs(completeType(T));
+    std::string Std = stdClassName(Rec);
+    bool Smart = Std == "unique_ptr" || Std == "shared_ptr";
+    bool Vector = Std == "vector";
+    if ((Smart && E.Kind != SpecExpr::Index) ||
+        (Vector && E.Kind == SpecExpr::Index)) {
+      auto Inner =
+          Smart ? findLibraryPointer(Rec, {"_M_head_impl", "_M_ptr", "__ptr_",
+                                           "__value_"})
+                : findLibraryPointer(Rec, {"_M_start", "__begin_"});
+      if (!Inner)
+        return errorAt(E.Base->Range,
+                       "'" + BaseText + "' is a 'std::" + Std +
+                           "' whose layout is not libstdc++'s or libc++'s "
+                           "(no pointer member named " +
+                           (Smart ? "_M_head_impl, _M_ptr or __ptr_"
+                                  : "_M_start or __begin_") +
+                           " in its debug info)");
+      if (Loc.Kind == Located::Memory)
+        Loc = Located::memory(
+            FetchExpr::add(std::move(Loc.Expr), Inner->ByteOffset));
+      else if (Loc.Kind != Located::Value || Inner->ByteOffset != 0)
+        return errorAt(E.Base->Range, "'" + BaseText +
+                                          "' is not in memory at " + S.Where);
+      Type = typeOf(Inner->Die);
+      T = stripTypedefs(Type);
+    }
+  }
 
   switch (E.Kind) {
   case SpecExpr::Deref: {
@@ -1574,6 +1813,28 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
       Msg += " (members: " + joinNames(Names) + ")";
       return errorAt(E.NameRange, Msg);
     }
+    if (!M->VirtualBase.empty())
+      return errorAt(E.NameRange,
+                     "member '" + E.Name + "' of '" + typeName(Record) +
+                         "' is in its virtual base '" + M->VirtualBase +
+                         "', whose offset in the object is read from the "
+                         "vtable at run time; reading it is not supported");
+    if (M->IsStatic) {
+      // A static data member is a global, whatever the object.
+      DWARFDie Decl = M->Die;
+      DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+        DWARFDie Spec =
+            D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+        return (Spec && Spec.getOffset() == Decl.getOffset()) ||
+               (D.getOffset() == Decl.getOffset());
+      });
+      if (!Def)
+        return errorAt(E.NameRange, "static member '" + E.Name + "' of '" +
+                                        typeName(Record) +
+                                        "' is defined in no unit of " +
+                                        DI.targetPath());
+      return globalValue(S, Def, E);
+    }
     DWARFDie MT = typeOf(M->Die);
     Located Out;
     if (Arrow && Loc.Kind == Located::ImplicitPointer) {
@@ -1722,9 +1983,101 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
   if (FT && (FT->Kind == FetchTypeSpec::String ||
              FT->Kind == FetchTypeSpec::UString)) {
+    DWARFDie T = stripTypedefs(Type);
+    // A std::string: libstdc++ keeps its characters, NUL-terminated,
+    // behind _M_dataplus._M_p (found by name in the DWARF).
+    if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
+              T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
+      DWARFDie Referent = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+      if (!stdClassName(completeType(Referent)).empty()) {
+        auto Addr = valueOf(std::move(Loc), Type, E);
+        if (!Addr)
+          return Addr.takeError();
+        Loc = Located::memory(std::move(*Addr));
+        Type = Referent;
+        T = stripTypedefs(Type);
+      }
+    }
+    std::string Std = stdClassName(completeType(T));
+    if (Std == "basic_string") {
+      auto Chars = findLibraryPointer(completeType(T), {"_M_p"});
+      if (!Chars)
+        return errorAt(FT->Range,
+                       "':" + FT->name() + "' of this std::string layout is "
+                       "not supported: libc++ keeps short strings inside the "
+                       "object and long ones behind a pointer, told apart by "
+                       "a flag bit; only libstdc++'s, whose characters are "
+                       "always behind _M_dataplus._M_p, is read");
+      if (Loc.Kind != Located::Memory)
+        return errorAt(E.Range, "'" + text(E.Range) + "' is not in memory at " +
+                                    S.Where);
+      Loc = Located::memory(
+          FetchExpr::add(std::move(Loc.Expr), Chars->ByteOffset));
+      Type = typeOf(Chars->Die);
+      T = stripTypedefs(Type);
+    } else if (Std == "basic_string_view" ||
+               (T && T.getTag() == dwarf::DW_TAG_structure_type &&
+                T.getShortName() &&
+                (StringRef(T.getShortName()) == "&str" ||
+                 StringRef(T.getShortName()) == "String"))) {
+      // A pointer and a length, not NUL-terminated: std::string_view
+      // (libstdc++ _M_str/_M_len, libc++ __data_/__size_), Rust &str
+      // (data_ptr/length) and String (vec.buf.ptr.pointer/vec.len).
+      DWARFDie Rec = completeType(T);
+      auto Ptr =
+          findLibraryPointer(Rec, {"_M_str", "__data_", "data_ptr", "pointer"});
+      auto Len =
+          findLibraryLength(Rec, {"_M_len", "__size_", "length", "len"});
+      if (!Ptr || !Len)
+        return errorAt(FT->Range,
+                       "':" + FT->name() + "' of '" + typeName(T) +
+                           "' needs its pointer and length members, which its "
+                           "debug info does not have under the names bpfprobe "
+                           "knows (_M_str/_M_len, __data_/__size_, "
+                           "data_ptr/length, pointer/len)");
+      auto LenSize = typeSize(typeOf(Len->Die), ABI.PointerSize);
+      if (!LenSize || *LenSize > 8)
+        return errorAt(FT->Range, "the length member of '" + typeName(T) +
+                                      "' has no usable size");
+      // The member's value: in memory, or in the register piece that holds
+      // it (a string_view passed by value travels in two registers).
+      auto MemberValue = [&](uint64_t Off,
+                             unsigned Size) -> std::unique_ptr<FetchExpr> {
+        if (Loc.Kind == Located::Memory)
+          return FetchExpr::deref(FetchExpr::add(Loc.Expr->clone(), Off),
+                                  Size);
+        if (Loc.Kind != Located::Pieces)
+          return nullptr;
+        uint64_t At = 0;
+        for (const Located::Piece &Part : Loc.Parts) {
+          if (Off >= At && Off + Size <= At + Part.Size &&
+              Part.BitSize == Part.Size * 8 && Part.BitOffset == 0) {
+            if (Part.Loc->Kind == Located::Memory)
+              return FetchExpr::deref(
+                  FetchExpr::add(Part.Loc->Expr->clone(), Off - At), Size);
+            if (Part.Loc->Kind == Located::Value)
+              return FetchExpr::bitfield(Part.Loc->Expr->clone(), 8,
+                                         (Off - At) * 8, Size * 8, false);
+            return nullptr;
+          }
+          At += Part.Size;
+        }
+        return nullptr;
+      };
+      P.Length = MemberValue(Len->ByteOffset, *LenSize);
+      P.Expr = MemberValue(Ptr->ByteOffset, ABI.PointerSize);
+      if (!P.Length || !P.Expr)
+        return notHereAt(E.Range, "the pointer or the length of '" +
+                                      text(E.Range) + "' is optimized out at " +
+                                      S.Where);
+      P.Type.Kind = ValueType::String;
+      P.Type.Size = StringFetchSize;
+      P.Type.UserString =
+          FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
+      return std::move(P);
+    }
     // A char array in memory is its own address; a pointer is read. The
     // characters must be bytes: a string of ints would be garbage.
-    DWARFDie T = stripTypedefs(Type);
     if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
       DWARFDie Elem = stripTypedefs(
           T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));

@@ -344,7 +344,28 @@ static std::optional<MemberInfo> findMemberAt(DWARFDie Record, StringRef Name,
   Record = stripTypedefs(Record);
   if (!isRecord(Record) || Depth > MaxTypeDepth)
     return std::nullopt;
+  SmallVector<DWARFDie, 4> Bases;
   for (DWARFDie C : Record.children()) {
+    if (C.getTag() == dwarf::DW_TAG_inheritance) {
+      Bases.push_back(C);
+      continue;
+    }
+    // A static data member: DW_TAG_variable in the class (DWARF 5), or a
+    // DW_TAG_member declaration (DWARF 4). Its value is a global.
+    bool Static = C.getTag() == dwarf::DW_TAG_variable ||
+                  (C.getTag() == dwarf::DW_TAG_member &&
+                   (C.find(dwarf::DW_AT_external) ||
+                    C.find(dwarf::DW_AT_declaration)));
+    if (Static) {
+      const char *N = C.getShortName();
+      if (N && Name == N) {
+        MemberInfo I;
+        I.Die = C;
+        I.IsStatic = true;
+        return I;
+      }
+      continue;
+    }
     if (C.getTag() != dwarf::DW_TAG_member)
       continue;
     const char *N = C.getShortName();
@@ -361,11 +382,89 @@ static std::optional<MemberInfo> findMemberAt(DWARFDie Record, StringRef Name,
       }
     }
   }
+  // C++ base classes, in declaration order: a non-virtual base is at a
+  // constant offset; a virtual one's offset is in the vtable.
+  for (DWARFDie B : Bases) {
+    auto Inner = findMemberAt(typeOf(B), Name, Depth + 1);
+    if (!Inner)
+      continue;
+    if (Inner->IsStatic || !Inner->VirtualBase.empty())
+      return Inner;
+    auto V = dwarf::toUnsigned(B.find(dwarf::DW_AT_virtuality));
+    auto Off = B.find(dwarf::DW_AT_data_member_location);
+    std::optional<uint64_t> C = Off ? dwarf::toUnsigned(*Off) : 0;
+    if ((V && *V != dwarf::DW_VIRTUALITY_none) || !C) {
+      Inner->VirtualBase = typeName(typeOf(B));
+      return Inner;
+    }
+    Inner->ByteOffset += *C;
+    return Inner;
+  }
   return std::nullopt;
 }
 
 std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
   return findMemberAt(Record, Name, 0);
+}
+
+static std::optional<MemberInfo>
+findLibraryPointerAt(DWARFDie Record, ArrayRef<StringRef> Names,
+                     unsigned Depth, bool WantPointer = true) {
+  Record = stripTypedefs(Record);
+  if (!isRecord(Record) || Depth > 8)
+    return std::nullopt;
+  for (DWARFDie C : Record.children()) {
+    bool Base = C.getTag() == dwarf::DW_TAG_inheritance;
+    if (C.getTag() != dwarf::DW_TAG_member && !Base)
+      continue;
+    if (C.find(dwarf::DW_AT_external) || C.find(dwarf::DW_AT_declaration))
+      continue; // static
+    if (auto V = dwarf::toUnsigned(C.find(dwarf::DW_AT_virtuality));
+        V && *V != dwarf::DW_VIRTUALITY_none)
+      continue;
+    auto Here = memberInfo(C);
+    if (!Here || Here->IsBitfield)
+      continue;
+    const char *N = C.getShortName();
+    DWARFDie MT = stripTypedefs(typeOf(C));
+    bool Fits = WantPointer ? isPointer(MT)
+                            : MT && MT.getTag() == dwarf::DW_TAG_base_type;
+    if (!Base && N && is_contained(Names, StringRef(N)) && Fits)
+      return Here;
+    if (auto Inner =
+            findLibraryPointerAt(typeOf(C), Names, Depth + 1, WantPointer)) {
+      Inner->ByteOffset += Here->ByteOffset;
+      return Inner;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<MemberInfo> findLibraryPointer(DWARFDie Record,
+                                             ArrayRef<StringRef> Names) {
+  return findLibraryPointerAt(Record, Names, 0);
+}
+
+std::optional<MemberInfo> findLibraryLength(DWARFDie Record,
+                                            ArrayRef<StringRef> Names) {
+  return findLibraryPointerAt(Record, Names, 0, /*WantPointer=*/false);
+}
+
+std::string stdClassName(DWARFDie Record) {
+  Record = stripTypedefs(Record);
+  if (!isRecord(Record) || !Record.getShortName())
+    return "";
+  DWARFDie P = Record.getParent();
+  // libc++'s std::__1, libstdc++'s std::__cxx11: inline namespaces.
+  if (P && P.getTag() == dwarf::DW_TAG_namespace && P.getShortName() &&
+      StringRef(P.getShortName()).starts_with("__"))
+    P = P.getParent();
+  if (!P || P.getTag() != dwarf::DW_TAG_namespace || !P.getShortName() ||
+      StringRef(P.getShortName()) != "std")
+    return "";
+  return StringRef(Record.getShortName())
+      .take_until([](char C) { return C == '<'; })
+      .str();
 }
 
 static std::vector<std::string> memberNamesAt(DWARFDie Record,
@@ -375,6 +474,11 @@ static std::vector<std::string> memberNamesAt(DWARFDie Record,
   if (!isRecord(Record) || Depth > MaxTypeDepth)
     return Names;
   for (DWARFDie C : Record.children()) {
+    if (C.getTag() == dwarf::DW_TAG_inheritance) {
+      for (std::string &Inner : memberNamesAt(typeOf(C), Depth + 1))
+        Names.push_back(std::move(Inner));
+      continue;
+    }
     if (C.getTag() != dwarf::DW_TAG_member)
       continue;
     if (const char *N = C.getShortName())

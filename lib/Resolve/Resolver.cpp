@@ -19,7 +19,8 @@ using namespace llvm;
 namespace bpfprobe {
 
 bool needsDebugInfo(const ProbeSpec &Spec) {
-  if (Spec.Place.Form != ProbePlace::SymbolOffset)
+  // C++/Rust source names are matched on the binary's demangled symbols.
+  if (Spec.Place.Form != ProbePlace::SymbolOffset || Spec.Place.SourceName)
     return true;
   return llvm::any_of(Spec.Args, [](const ProbeArg &Arg) {
     return Arg.Form != ProbeArg::CType && Arg.Expr &&

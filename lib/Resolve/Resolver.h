@@ -105,12 +105,18 @@ private:
 class ResolveError : public llvm::ErrorInfo<ResolveError, HintedError> {
 public:
   static char ID;
-  ResolveError(TextRange Range, std::string Message, Hint H = {})
-      : ErrorInfo(std::move(Message), std::move(H)), Range(Range) {}
+  ResolveError(TextRange Range, std::string Message, Hint H = {},
+               std::vector<std::string> Notes = {})
+      : ErrorInfo(std::move(Message), std::move(H)), Range(Range),
+        Notes(std::move(Notes)) {}
   TextRange range() const { return Range; }
+  /// Notes that follow the error, one diagnostic each (the candidates of
+  /// an ambiguous name).
+  const std::vector<std::string> &notes() const { return Notes; }
 
 private:
   TextRange Range;
+  std::vector<std::string> Notes;
 };
 
 /// Classifies a C type built only from keywords ("unsigned long", "char *",

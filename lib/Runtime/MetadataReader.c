@@ -164,7 +164,8 @@ static int parse_u64(const struct parse_pos *pos, const char *key,
 
 /*
  * The place of the spec, for labels: "uprobe/./srv:handle:12(req->len, fd)"
- * with target "./srv" gives "handle:12". Falls back to symbol[+offset].
+ * with target "./srv" gives "handle:12"; a quoted C++ name
+ * "'ns::f(int)'+8" gives "ns::f+8". Falls back to symbol[+offset].
  */
 static const char *make_label(struct bpfprobe_site *site, char *scratch,
 			      size_t scratch_sz)
@@ -180,7 +181,24 @@ static const char *make_label(struct bpfprobe_site *site, char *scratch,
 		else if (tlen)
 			p = NULL; /* target spelled differently: do not guess */
 	}
-	if (p) {
+	if (p && (*p == '\'' || *p == '"') && strchr(p + 1, *p)) {
+		/* A quoted C++ name ('ns::f(int)'+8): the name without its
+		 * parameter list, then what follows the quote. */
+		const char *close = strchr(p + 1, *p);
+		size_t name = strcspn(p + 1, "(");
+		size_t tail = strcspn(close + 1, "(");
+
+		if (name > (size_t)(close - p - 1))
+			name = close - p - 1;
+		while (name && isspace((unsigned char)p[name]))
+			name--;
+		if (name && name + tail < scratch_sz) {
+			memcpy(scratch, p + 1, name);
+			memcpy(scratch + name, close + 1, tail);
+			scratch[name + tail] = 0;
+			return scratch;
+		}
+	} else if (p) {
 		len = strcspn(p, "(");
 		while (len && isspace((unsigned char)p[len - 1]))
 			len--;

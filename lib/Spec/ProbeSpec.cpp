@@ -78,7 +78,7 @@ std::string libbpfSectionName(ProbeKind K, StringRef Binary, StringRef Symbol,
 }
 
 std::string ProbeSpec::sectionName() const {
-  if (Place.Form != ProbePlace::SymbolOffset)
+  if (Place.Form != ProbePlace::SymbolOffset || Place.SourceName)
     return std::string();
   std::string S = sectionPrefix(Kind, Binary, Place.Symbol);
   if (Place.HasOffset)
@@ -107,6 +107,7 @@ bool looksLikeProbeSpec(StringRef Section) {
     return false;
   }
   return Spec->Place.Form != ProbePlace::SymbolOffset ||
+         Spec->Place.SourceName ||
          (!isUserProbe(Spec->Kind) && !Spec->Binary.empty());
 }
 
@@ -236,6 +237,14 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
     OS << "  symbol ";
     printQuoted(OS, P.Symbol);
     OS << ' ' << P.SymbolRange << '\n';
+    if (P.SourceName)
+      OS << "  source-name" << (P.Quoted ? " quoted" : "") << '\n';
+    if (P.HasParams) {
+      OS << "  params (" << join(P.Params, ", ") << ")";
+      if (!P.ParamQualifiers.empty())
+        OS << ' ' << P.ParamQualifiers;
+      OS << '\n';
+    }
   }
   if (P.HasOffset) {
     OS << "  offset ";

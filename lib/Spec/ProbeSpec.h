@@ -15,6 +15,10 @@
 ///             | binary-path ":" place         (user)
 ///   place    := symbol ["+" offset] | symbol ":" rel-line | file ":" line
 ///             | symbol "@" file ":" line
+///   symbol   := ident | qualified-name | "'" name [params] "'"
+///             | '"' name [params] '"'
+///   qualified-name := component { "::" component }
+///   component := ["~"] ident ["<" template-args ">"] | "operator" op
 ///   arglist  := arg { "," arg }
 ///   arg      := expr [":" type] | c-type-name
 ///   expr     := ident | "$argN" | "$retval" | "%reg" | "@" global
@@ -77,6 +81,20 @@ struct ProbePlace {
   FormKind Form = SymbolOffset;
   std::string Symbol;
   TextRange SymbolRange;
+  /// Symbol is a source-level name the symbol table does not hold as
+  /// written: a C++ or Rust qualified name (`ns::Class::method`,
+  /// `ns::f<int>`, `V::operator+`, `Cart::~Cart`, `krate::module::func`) or
+  /// a quoted name (`'ns::f(int)'`). Resolution matches it on the demangled
+  /// symbol names and DWARF's qualified scopes.
+  bool SourceName = false;
+  /// The name was written in quotes ('...' or "...").
+  bool Quoted = false;
+  /// A quoted name's parameter-type list (`'ns::f(const Item &, int)'`):
+  /// each type as written, trimmed; HasParams tells `f()` from `f`.
+  bool HasParams = false;
+  std::vector<std::string> Params;
+  /// What follows the ')' of the parameter list (`const`, `&&`), trimmed.
+  std::string ParamQualifiers;
   uint64_t Offset = 0;
   bool HasOffset = false;
   /// The offset was written in hexadecimal (`+0x4a`); sectionName() keeps
@@ -166,7 +184,8 @@ struct ProbeSpec {
 
   /// The libbpf section name: "uprobe/./demo:add3", "kprobe/vfs_write+16",
   /// "uprobe/./demo:add3+0x4a" (the offset keeps the radix it was written
-  /// in). Only meaningful for the SymbolOffset form; for the other places it
+  /// in). Only meaningful for the SymbolOffset form of a symbol-table name;
+  /// for source names (C++/Rust qualified or quoted) and the other places it
   /// returns "" (they need an address from debug info first: see
   /// libbpfSectionName()). A kernel module prefix is dropped: libbpf 1.1's
   /// SEC("kprobe/...") parser takes `[a-zA-Z0-9_.]+` and would stop at ':'.

@@ -16,6 +16,14 @@
 ///    ':' (`vfs_write:12` is a relative line, `ext4:f+16` a module);
 ///  - `NAME:LINE` is file:line when NAME contains '.' or '/', else
 ///    symbol:relative-line.
+///
+/// C++ and Rust names: a place may be a qualified name (`shop::Cart::add`,
+/// `ns::f<int>`, `V::operator+=`, `Cart::~Cart`, `krate::module::func`);
+/// `::` never ends a binary path or starts a line, and a single ':' followed
+/// by a digit still does (`shop::Cart::add:3`). What the bare grammar cannot
+/// take (a parameter-type list, `operator int`, Rust's `{{closure}}`) is
+/// written in single or double quotes, as gdb quotes linespecs:
+/// `'shop::Cart::add(const shop::Item &, int)'`.
 //===----------------------------------------------------------------------===//
 
 #include "Spec/ProbeSpec.h"
@@ -113,6 +121,10 @@ private:
   Error parsePlace(ProbePlace &P);
   Error parseLine(ProbePlace &P, bool AllowZero);
   Error checkSymbol(StringRef Name, unsigned At);
+  Error scanSourceName(unsigned B, unsigned &End, bool &IsSource);
+  Error parseQuotedName(ProbePlace &P);
+  Error parseParams(ProbePlace &P, unsigned Close);
+  Error parseSourcePlace(ProbePlace &P);
   Error parseArgList(ProbeSpec &S);
   Error parseArg(ProbeArg &A);
   bool startsCType() const;
@@ -268,7 +280,7 @@ Error SpecParser::parseTarget(ProbeSpec &S) {
     while (E < Text.size() && isModuleChar(Text[E]))
       ++E;
     if (E > B && E + 1 < Text.size() && Text[E] == ':' &&
-        !isDigit(Text[E + 1])) {
+        !isDigit(Text[E + 1]) && Text[E + 1] != ':') {
       S.Binary = slice(B, E).str();
       S.BinaryRange = {B, E};
       Pos = E + 1;
@@ -342,8 +354,244 @@ Error SpecParser::parseLine(ProbePlace &P, bool AllowZero) {
   return Error::success();
 }
 
+/// Operator tokens that may follow `operator` in a name, longest first so
+/// that `operator<<=` is not read as `operator<`.
+static const char *const OperatorTokens[] = {
+    "<=>", "<<=", ">>=", "->*", "()", "[]", "<<", ">>", "<=", ">=",
+    "==",  "!=",  "&&",  "||",  "++", "--", "+=", "-=", "*=", "/=",
+    "%=",  "&=",  "|=",  "^=",  "->", "+",  "-",  "*",  "/",  "%",
+    "^",   "&",   "|",   "~",   "!",  "=",  "<",  ">",  ","};
+
+/// The operator token at Text[P], or 0 if none.
+static unsigned operatorTokenAt(StringRef Text, unsigned P) {
+  for (const char *T : OperatorTokens)
+    if (Text.substr(P).starts_with(T))
+      return static_cast<unsigned>(strlen(T));
+  return 0;
+}
+
+/// Scans a C++/Rust name from B: components `[~]ident[<...>]` or
+/// `operator OP` joined by `::`. End is where it stops; IsSource is set when
+/// it is more than a plain identifier (so the symbol table alone cannot hold
+/// it as written).
+Error SpecParser::scanSourceName(unsigned B, unsigned &End, bool &IsSource) {
+  unsigned P = B, N = Text.size();
+  IsSource = false;
+  End = B;
+  while (true) {
+    bool Tilde = P < N && Text[P] == '~';
+    if (Tilde)
+      ++P;
+    if (P >= N || !isIdentStart(Text[P])) {
+      if (Tilde || P != B)
+        return expected(P, Twine("a name after '") + (Tilde ? "~" : "::") +
+                               "'");
+      return Error::success();
+    }
+    unsigned IB = P;
+    while (P < N && isIdentChar(Text[P]))
+      ++P;
+    StringRef Id = slice(IB, P);
+    IsSource |= Tilde;
+    if (Id == "operator" && !Tilde) {
+      IsSource = true;
+      unsigned Len = operatorTokenAt(Text, P);
+      if (!Len)
+        return error(P, "expected an operator after 'operator', found " +
+                            describe(P) + "; write conversion operators and "
+                            "other names the grammar cannot take in quotes: "
+                            "'ns::T::operator bool'");
+      P += Len;
+    } else if (P < N && Text[P] == '<') {
+      IsSource = true;
+      unsigned Open = P;
+      int Depth = 0;
+      for (; P < N; ++P) {
+        char C = Text[P];
+        if (C == '<' || C == '(' || C == '[')
+          ++Depth;
+        else if ((C == '>' || C == ')' || C == ']') && --Depth == 0)
+          break;
+        else if (C == '\'' || C == '"' || Depth < 0)
+          break;
+      }
+      if (P >= N || Depth != 0)
+        return error(Open, "unterminated template argument list: missing "
+                           "'>'");
+      ++P;
+    }
+    if (Text.substr(P).starts_with("::")) {
+      IsSource = true;
+      P += 2;
+      continue;
+    }
+    End = P;
+    return Error::success();
+  }
+}
+
+/// `'NAME[(TYPE, ...)[QUALS]]'` or the same in double quotes. NAME runs to
+/// the first '(' outside template brackets (after `operator()` it is the
+/// next one).
+Error SpecParser::parseQuotedName(ProbePlace &P) {
+  char Q = peek();
+  unsigned Open = Pos++;
+  size_t CloseAt = Text.find(Q, Pos);
+  if (CloseAt == StringRef::npos)
+    return error(Open, Twine("unterminated quoted name: missing the closing ") +
+                           (Q == '"' ? "'\"'" : "\"'\""));
+  unsigned Close = static_cast<unsigned>(CloseAt);
+  skipSpace();
+  unsigned NB = Pos;
+  int Depth = 0;
+  while (Pos < Close) {
+    char C = peek();
+    if (Depth == 0 && C == '(')
+      break;
+    if (isIdentStart(C)) {
+      StringRef Id = lexIdent();
+      if (Id == "operator") {
+        skipSpace();
+        if (unsigned Len = operatorTokenAt(Text, Pos); Len && Pos + Len <= Close)
+          Pos += Len;
+      }
+      continue;
+    }
+    if (C == '<' || C == '{' || C == '[')
+      ++Depth;
+    else if ((C == '>' || C == '}' || C == ']') && --Depth < 0)
+      return error(Pos, "unbalanced '" + Twine(C) + "' in quoted name");
+    ++Pos;
+  }
+  unsigned NE = Pos;
+  while (NE > NB && isSpaceChar(Text[NE - 1]))
+    --NE;
+  if (NE == NB)
+    return expected(NB, "a function name inside the quotes");
+  if (Depth != 0)
+    return error(NB, "unbalanced brackets in quoted name '" +
+                         slice(NB, NE) + "'");
+  P.Symbol = slice(NB, NE).str();
+  P.SymbolRange = {NB, NE};
+  P.SourceName = true;
+  P.Quoted = true;
+  if (peek() == '(')
+    if (Error E = parseParams(P, Close))
+      return E;
+  Pos = Close + 1;
+  return Error::success();
+}
+
+/// A parameter-type list `(T1, T2)` inside quotes, up to Close; `()` and
+/// `(void)` are no parameters. What follows ')' may be cv/ref qualifiers.
+Error SpecParser::parseParams(ProbePlace &P, unsigned Close) {
+  unsigned Open = Pos++;
+  P.HasParams = true;
+  int Depth = 0;
+  unsigned TB = Pos;
+  auto push = [&](unsigned E) -> Error {
+    StringRef T = slice(TB, E).trim();
+    if (T.empty())
+      return error(E, "empty parameter type in '" + slice(Open, E + 1) + "'");
+    P.Params.push_back(T.str());
+    return Error::success();
+  };
+  for (; Pos < Close; ++Pos) {
+    char C = peek();
+    if (C == '(' || C == '<' || C == '[')
+      ++Depth;
+    else if (C == ')' && Depth == 0)
+      break;
+    else if (C == ')' || C == '>' || C == ']')
+      --Depth;
+    else if (C == ',' && Depth == 0) {
+      if (Error E = push(Pos))
+        return E;
+      TB = Pos + 1;
+    }
+  }
+  if (Pos >= Close)
+    return error(Open, "unterminated parameter list: missing ')' before the "
+                       "closing quote");
+  if (!slice(TB, Pos).trim().empty() || !P.Params.empty())
+    if (Error E = push(Pos))
+      return E;
+  if (P.Params.size() == 1 && P.Params[0] == "void")
+    P.Params.clear();
+  ++Pos;
+  StringRef Quals = slice(Pos, Close).trim();
+  SmallVector<StringRef, 4> Words;
+  Quals.split(Words, ' ', -1, false);
+  for (StringRef W : Words)
+    if (W != "const" && W != "volatile" && W != "&" && W != "&&")
+      return error(static_cast<unsigned>(W.data() - Text.data()),
+                   "unexpected '" + W + "' after the parameter list; "
+                   "expected const, volatile, & or && or the closing quote");
+  P.ParamQualifiers = Quals.str();
+  return Error::success();
+}
+
+/// After a source name: `@FILE:LINE`, `:REL-LINE` or `+OFFSET`.
+Error SpecParser::parseSourcePlace(ProbePlace &P) {
+  if (peek() == '@') {
+    P.Form = ProbePlace::SymbolFileLine;
+    ++Pos;
+    unsigned FB = Pos;
+    while (isPlaceChar(peek()))
+      ++Pos;
+    if (Pos == FB)
+      return expected(FB, "a source file name after '@'");
+    P.File = slice(FB, Pos).str();
+    P.FileRange = {FB, Pos};
+    if (peek() != ':')
+      return expected(Pos, "':' and a line number after the file name");
+    ++Pos;
+    return parseLine(P, /*AllowZero=*/false);
+  }
+  if (peek() == ':') {
+    ++Pos;
+    if (!isDigit(peek()))
+      return expected(Pos, "a line number after ':'");
+    P.Form = ProbePlace::SymbolRelLine;
+    return parseLine(P, /*AllowZero=*/true);
+  }
+  P.Form = ProbePlace::SymbolOffset;
+  if (isPlaceChar(peek()) || peek() == '~')
+    return error(Pos, "unexpected " + describe(Pos) + " after the name '" +
+                          P.Symbol + "'; quote names the grammar cannot "
+                          "take: '" + P.Symbol + "...'");
+  if (peek() != '+')
+    return Error::success();
+  ++Pos;
+  unsigned OB = Pos;
+  uint64_t V = 0;
+  if (Error E = parseNumber("offset", std::numeric_limits<int64_t>::max(),
+                            V, &P.OffsetIsHex))
+    return E;
+  P.Offset = V;
+  P.HasOffset = true;
+  P.OffsetRange = {OB, Pos};
+  return Error::success();
+}
+
 Error SpecParser::parsePlace(ProbePlace &P) {
   unsigned B = Pos;
+  if (peek() == '\'' || peek() == '"') {
+    if (Error E = parseQuotedName(P))
+      return E;
+    return parseSourcePlace(P);
+  }
+  unsigned SourceEnd = B;
+  bool IsSource = false;
+  if (Error E = scanSourceName(B, SourceEnd, IsSource))
+    return E;
+  if (IsSource) {
+    P.Symbol = slice(B, SourceEnd).str();
+    P.SymbolRange = {B, SourceEnd};
+    P.SourceName = true;
+    Pos = SourceEnd;
+    return parseSourcePlace(P);
+  }
   while (isPlaceChar(peek()))
     ++Pos;
   StringRef Name = slice(B, Pos);
@@ -486,8 +734,10 @@ Error SpecParser::parseArg(ProbeArg &A) {
     Pos = End;
     A.Range = {B, End};
     const SpecExpr &X = *A.Expr;
-    // A bare name (not parenthesised, no fetch type) may be a typedef.
+    // A bare name (not parenthesised, no fetch type, not qualified) may be
+    // a typedef.
     if (X.Kind == SpecExpr::Ident && !A.FetchType &&
+        !StringRef(X.Name).contains("::") &&
         X.Range.Begin == X.NameRange.Begin && X.Range.End == X.NameRange.End) {
       A.Form = ProbeArg::IdentOrType;
       A.Type.Words = {X.Name};
@@ -770,6 +1020,13 @@ SpecParser::ExprResult SpecParser::parsePrimary(unsigned Depth) {
     if (Name.empty())
       return expected(NB, C == '%' ? "a register name after '%'"
                                    : "a global variable name after '@'");
+    while (C == '@' && peek() == ':' && peek(1) == ':') {
+      Pos += 2;
+      unsigned CB = Pos;
+      if (lexIdent().empty())
+        return expected(CB, "a name after '::'");
+      Name = slice(NB, Pos);
+    }
     E->Kind = C == '%' ? SpecExpr::Reg : SpecExpr::Global;
     E->Name = Name.str();
     E->NameRange = {NB, Pos};
@@ -780,6 +1037,15 @@ SpecParser::ExprResult SpecParser::parsePrimary(unsigned Depth) {
   if (Name.empty())
     return expected(B, "an expression (a name, $argN, $retval, %reg, "
                        "@global, '*' or '(')");
+  // A qualified name (`shop::Cart::carts`, a static member or a namespace
+  // global).
+  while (peek() == ':' && peek(1) == ':') {
+    Pos += 2;
+    unsigned CB = Pos;
+    if (lexIdent().empty())
+      return expected(CB, "a name after '::'");
+    Name = slice(B, Pos);
+  }
   E->Kind = SpecExpr::Ident;
   E->Name = Name.str();
   E->NameRange = E->Range = {B, Pos};

@@ -71,7 +71,8 @@ static void checkSpec(const ProbeSpec &S, StringRef Text) {
   FUZZ_CHECK(!OS.str().empty());
 
   std::string Section = S.sectionName();
-  FUZZ_CHECK(Section.empty() == (P.Form != ProbePlace::SymbolOffset));
+  FUZZ_CHECK(Section.empty() ==
+             (P.Form != ProbePlace::SymbolOffset || P.SourceName));
   if (Section.empty())
     return;
   FUZZ_CHECK(!looksLikeProbeSpec(Section));
