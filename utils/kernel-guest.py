@@ -98,7 +98,25 @@ def choose_releases():
     return current, stale
 
 
-def unpack(rel, version, with_dbg):
+def newer_release():
+    """The newest Debian cloud kernel newer than 6.1 (bookworm's 6.12:
+    struct file and others laid out differently) apt offers an image of,
+    for the CO-RE portability tests: (release, package, version) or None."""
+    out = subprocess.run(["apt-cache", "search", "--names-only",
+                          r"^linux-image-[0-9.]+\+deb[0-9]+-cloud-amd64(-unsigned)?$"],
+                         capture_output=True, text=True).stdout
+    rels = re.findall(r"^linux-image-(\d+\.\d+\.\d+\+deb\d+-cloud-amd64)(?:-unsigned)? ",
+                      out, re.M)
+    key = lambda r: [int(x) for x in re.findall(r"\d+", r)]
+    for rel in sorted(set(rels), key=key, reverse=True):
+        for pkg in ("linux-image-%s" % rel, "linux-image-%s-unsigned" % rel):
+            ver = apt_candidate(pkg)
+            if ver:
+                return rel, pkg, ver
+    return None
+
+
+def unpack(rel, version, with_dbg, pkg=None):
     top = os.path.join(cache_dir(), rel)
     ready = os.path.join(top, "READY")
     want = "%s%s\n" % (version, " dbg" if with_dbg else "")
@@ -109,7 +127,7 @@ def unpack(rel, version, with_dbg):
     os.makedirs(top)
     debs = tempfile.mkdtemp(prefix="deb.", dir=cache_dir())
     try:
-        pkgs = ["linux-image-%s=%s" % (rel, version)]
+        pkgs = ["%s=%s" % (pkg or "linux-image-%s" % rel, version)]
         if with_dbg:
             pkgs.append("linux-image-%s-dbg=%s" % (rel, version))
         print("kernel-guest.py: downloading %s" % " ".join(pkgs))
@@ -141,11 +159,20 @@ def cmd_prepare(args):
     (rel, ver), (srel, sver) = choose_releases()
     unpack(rel, ver, True)
     unpack(srel, sver, False)
+    newer = newer_release()
+    if newer:
+        unpack(newer[0], newer[2], False, pkg=newer[1])
+    else:
+        print("kernel-guest.py: apt offers no cloud kernel newer than 6.1; "
+              "the CO-RE portability tests on a newer kernel will not run")
+    keep = [rel, srel] + ([newer[0]] if newer else [])
     # The roles, for `info`; releases apt no longer picks are removed.
     with open(os.path.join(cache_dir(), "ROLES"), "w") as f:
         f.write("current=%s\nstale=%s\n" % (rel, srel))
+        if newer:
+            f.write("newer=%s\n" % newer[0])
     for old in glob.glob(os.path.join(cache_dir(), "*-cloud-amd64")):
-        if os.path.basename(old) not in (rel, srel):
+        if os.path.basename(old) not in keep:
             shutil.rmtree(old, ignore_errors=True)
 
 
