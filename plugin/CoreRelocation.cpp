@@ -52,6 +52,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CoreRelocation.h"
+#include "IRCompat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -231,8 +232,8 @@ Value *CoreRelocations::relocation(IRBuilder<> &B, const Parsed &P,
   GV->addAttribute("btf_ama");
   Globals.push_back({GV, P.Root, Imm, P.Steps, Kind});
   Value *Off = B.CreateLoad(B.getInt64Ty(), GV);
-  Function *Pass = Intrinsic::getDeclaration(&M, Intrinsic::bpf_passthrough,
-                                             {B.getInt64Ty(), B.getInt64Ty()});
+  Function *Pass = intrinsicDecl(M, Intrinsic::bpf_passthrough,
+                                 {B.getInt64Ty(), B.getInt64Ty()});
   return B.CreateCall(Pass, {B.getInt32(Seq++), Off});
 }
 
@@ -342,7 +343,8 @@ DIType *CoreRelocations::compositeFor(const std::string &Key, DIBuilder &DIB,
     uint64_t Size = 0;
     StringRef K(Key);
     if (K.ends_with("[]") || !splitNamed(K, Name, Size))
-      return DIB.createStructType(File, "", File, 0, 0, 0, DINode::FlagZero,
+      return DIB.createStructType(File, "", File, 0, uint64_t(0), 0,
+                                  DINode::FlagZero,
                                   nullptr, DIB.getOrCreateArray({}));
     Composite &C = Composites[Key];
     C.Union = K.front() == 'u';

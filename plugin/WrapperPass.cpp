@@ -46,6 +46,7 @@
 
 #include "BPFProbe.h"
 #include "CoreRelocation.h"
+#include "IRCompat.h"
 #include "Plan/FetchPlan.h"
 #include "Plan/Metadata.h"
 #include "Target/ArchABI.h"
@@ -925,7 +926,7 @@ private:
     B.CreateBr(Bucket);
     // Bucket: 0 negative, 1 zero, else 2 + floor(log2 v).
     B.SetInsertPoint(Bucket);
-    Function *Ctlz = Intrinsic::getDeclaration(&M, Intrinsic::ctlz, {i64()});
+    Function *Ctlz = intrinsicDecl(M, Intrinsic::ctlz, {i64()});
     Value *Log = B.CreateSub(B.getInt64(63), B.CreateCall(Ctlz, {V, B.getTrue()}));
     Value *Idx = B.CreateSelect(
         B.CreateICmpSLT(V, B.getInt64(0)), B.getInt64(0),
