@@ -31,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <set>
 
 #include <sys/utsname.h>
 
@@ -219,6 +220,65 @@ struct Expectation {
 };
 
 std::optional<SectionRef> findSection(const ObjectFile &Obj, StringRef Name);
+
+/// Checks that every FDE of .eh_frame and .debug_frame names a CIE that
+/// precedes it. LLVM's frame parser keeps CIEs in a DenseMap keyed by the
+/// offset an FDE computes, and a CIE pointer that computes its empty or
+/// tombstone key (offset ~0, one past its own field in .eh_frame) corrupts
+/// the map and crashes the parse (found by bpfprobe-dwarf-fuzzer). The
+/// parse runs on first use, deep inside a resolution: a file whose frame
+/// tables break the rule is refused when it is opened. Truncated or
+/// compressed sections are left to LLVM, which reports them.
+Error checkFrameSections(const ObjectFile &Obj) {
+  for (bool EH : {true, false}) {
+    std::optional<SectionRef> Sec =
+        findSection(Obj, EH ? ".eh_frame" : ".debug_frame");
+    if (!Sec || (ELFSectionRef(*Sec).getFlags() & ELF::SHF_COMPRESSED) ||
+        ELFSectionRef(*Sec).getType() == ELF::SHT_NOBITS)
+      continue;
+    Expected<StringRef> Contents = Sec->getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      continue;
+    }
+    DataExtractor Data(*Contents, Obj.isLittleEndian(), 8);
+    DataExtractor::Cursor C(0);
+    std::set<uint64_t> CIEs; // not a DenseMap: ~0 is an offset here
+    while (C && C.tell() < Contents->size()) {
+      uint64_t Start = C.tell();
+      uint64_t Length = Data.getU32(C);
+      bool Dwarf64 = Length == 0xffffffff;
+      if (Dwarf64)
+        Length = Data.getU64(C);
+      if (!C || Length == 0)
+        break; // the end, or .eh_frame's terminator
+      uint64_t IdField = C.tell();
+      uint64_t End = IdField + Length;
+      if (End > Contents->size() || End <= Start)
+        break;
+      uint64_t Id = Data.getUnsigned(C, Dwarf64 ? 8 : 4);
+      uint64_t CieIdValue = EH ? 0 : (Dwarf64 ? UINT64_MAX : UINT32_MAX);
+      if (!C)
+        break;
+      if (Id == CieIdValue) {
+        CIEs.insert(Start);
+      } else {
+        uint64_t Cie = EH ? IdField - Id : Id;
+        if (!CIEs.count(Cie)) {
+          consumeError(C.takeError());
+          return createStringError(
+              inconvertibleErrorCode(),
+              "corrupt %s: the FDE at offset 0x%" PRIx64
+              " names a CIE at 0x%" PRIx64 " that does not precede it",
+              EH ? ".eh_frame" : ".debug_frame", Start, Cie);
+        }
+      }
+      Data.skip(C, End - C.tell());
+    }
+    consumeError(C.takeError());
+  }
+  return Error::success();
+}
 
 /// Checks the entry formats of every DWARF 5 line-table header in .debug_line
 /// against the forms DWARF 5 (6.2.4.1) allows there. LLVM's line-table
@@ -708,6 +768,13 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   if (Error E = checkLineTableForms(*DI->DebugObj))
     return createStringError(inconvertibleErrorCode(),
                              DI->DebugPath + ": " + toString(std::move(E)));
+  if (Error E = checkFrameSections(*DI->DebugObj))
+    return createStringError(inconvertibleErrorCode(),
+                             DI->DebugPath + ": " + toString(std::move(E)));
+  if (DI->TargetObj && DI->TargetObj != DI->DebugObj)
+    if (Error E = checkFrameSections(*DI->TargetObj))
+      return createStringError(inconvertibleErrorCode(),
+                               DI->TargetPath + ": " + toString(std::move(E)));
   // Lazy: creating the context reads the section table only; units are
   // parsed on first use.
   DI->Dwarf = DWARFContext::create(*DI->DebugObj);
