@@ -972,12 +972,21 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-/* Everything the ring holds now, in batches, flushed once. */
-static void drain(struct bpfprobe_records *recs, struct printk_reader *pr)
+/*
+ * What the ring holds, in batches, for at most budget seconds, flushed
+ * once. The budget keeps --duration, signals and the command's exit seen
+ * on time when probes fill the ring as fast as it is read (a busy writer
+ * in a slow guest: whatever is not read in time is counted as lost).
+ */
+static void drain(struct bpfprobe_records *recs, struct printk_reader *pr,
+		  double budget)
 {
+	double until = now() + budget;
+
 	if (recs)
 		for (int i = 0; i < 256 && !stop_sig; i++)
-			if (bpfprobe_records__consume(recs) < BPFPROBE_RECORDS_BATCH)
+			if (bpfprobe_records__consume(recs) < BPFPROBE_RECORDS_BATCH ||
+			    now() >= until)
 				break;
 	if (pr->fd >= 0)
 		printk_read(pr);
@@ -1020,7 +1029,7 @@ static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 			usleep(timeout * 1000);
 		else
 			pause();
-		drain(recs, pr);
+		drain(recs, pr, 0.05);
 
 		if (pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
@@ -1050,10 +1059,10 @@ static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 	 * records are in the ring. bpf_printk lines may still be on their way
 	 * to trace_pipe's reader page: one short second look.
 	 */
-	drain(recs, pr);
+	drain(recs, pr, 0.25);
 	if (pr->fd >= 0) {
 		usleep(5 * 1000);
-		drain(recs, pr);
+		drain(recs, pr, 0.25);
 	}
 
 	if (cmd->pid > 0 && !child_done) {
