@@ -57,6 +57,8 @@ if getattr(config, "bpfprobe_asan_runtime", ""):
         f.write('#!/bin/sh\n# clang with the ASan runtime the sanitized plugin needs.\n'
                 '%s exec %s "$@"\n' % (preload, clang))
     os.chmod(clang_plugin_host, 0o755)
+    # bpfprobe-run -e compiles with the clang it was built for: this one.
+    config.environment["BPFPROBE_CLANG"] = clang_plugin_host
 config.clang_plugin_host = clang_plugin_host
 config.substitutions.append(("%plugin_host_env", plugin_host_env))
 config.substitutions.append(("%clang_plugin_host", clang_plugin_host))
@@ -132,6 +134,10 @@ try:
 except Exception as e:
     kguest_info = {"missing": "utils/kernel-guest.py info failed: %s" % e}
 kguest_missing = kguest_info.get("missing", "utils/kernel-guest.py info printed nothing")
+# BPFPROBE_KERNEL_GUEST=0 leaves the guest out of a run (CI's sanitizer job:
+# what it checks runs on the host; the other jobs boot the guest).
+if os.environ.get("BPFPROBE_KERNEL_GUEST") == "0":
+    kguest_missing = "BPFPROBE_KERNEL_GUEST=0"
 if not kguest_missing:
     config.available_features.add("kernel-guest")
     kguest = "%s %s run --run-binary %s" % (
