@@ -836,16 +836,7 @@ Error BtfWalk::findFunction() {
 }
 
 Expected<SitePlan> BtfWalk::run() {
-  SitePlan Site;
-  Site.Kind = probeKindName(Spec.Kind).str();
-  Site.Target = Spec.Binary;
-  Site.Symbol = Spec.Place.Symbol;
-  Site.Offset = Spec.Place.Offset;
-  Site.Arch = ABI.Name;
-  Site.Source = "btf";
-  Site.Spec = Spec.Text;
-  Site.Section = Spec.sectionName();
-  Site.Space = AddrSpace::Kernel;
+  SitePlan Site = sitePlanAtSymbol(Spec, ABI, "btf");
   if (isUserProbe(Spec.Kind))
     return errorAt(Spec.KindRange, "BTF describes the kernel; user probes "
                                    "need DWARF");

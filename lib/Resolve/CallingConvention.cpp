@@ -779,16 +779,7 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                                            ArrayRef<ArgInput> Inputs,
                                            const ArchABI &ABI,
                                            StringRef ConvName) {
-  SitePlan Site;
-  Site.Kind = probeKindName(Spec.Kind).str();
-  Site.Target = Spec.Binary;
-  Site.Symbol = Spec.Place.Symbol;
-  Site.Offset = Spec.Place.Offset;
-  Site.Arch = ABI.Name;
-  Site.Source = "cc";
-  Site.Spec = Spec.Text;
-  Site.Section = Spec.sectionName();
-  Site.Space = isUserProbe(Spec.Kind) ? AddrSpace::User : AddrSpace::Kernel;
+  SitePlan Site = sitePlanAtSymbol(Spec, ABI, "cc");
 
   if (Spec.Place.Form != ProbePlace::SymbolOffset) {
     TextRange R = Spec.Place.Form == ProbePlace::SymbolRelLine

@@ -227,6 +227,20 @@ struct FunctionPlace {
   DWARFDie Decl;                ///< has its declaration line and file
   std::vector<std::pair<uint64_t, uint64_t>> Ranges; ///< [begin, end)
 
+  /// Adds the address ranges of every inlined copy to Ranges.
+  void addCopyRanges() {
+    for (DWARFDie C : Copies) {
+      auto R = C.getAddressRanges();
+      if (!R) {
+        consumeError(R.takeError());
+        continue;
+      }
+      for (const DWARFAddressRange &AR : *R)
+        if (AR.HighPC > AR.LowPC)
+          Ranges.push_back({AR.LowPC, AR.HighPC});
+    }
+  }
+
   bool contains(uint64_t A) const {
     return llvm::any_of(Ranges, [&](const std::pair<uint64_t, uint64_t> &R) {
       return A >= R.first && A < R.second;
@@ -536,16 +550,7 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
           }
         }
       }
-      for (DWARFDie C : F.Copies) {
-        auto Ranges = C.getAddressRanges();
-        if (!Ranges) {
-          consumeError(Ranges.takeError());
-          continue;
-        }
-        for (const DWARFAddressRange &AR : *Ranges)
-          if (AR.HighPC > AR.LowPC)
-            F.Ranges.push_back({AR.LowPC, AR.HighPC});
-      }
+      F.addCopyRanges();
       if (!F.Copies.empty())
         return std::move(F);
     }
@@ -596,16 +601,7 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
   // A function that exists only inlined: every copy (perf probe's
   // behaviour, and gdb's `break f`).
   F.Copies = inlinedCopies(Name, F.Decl);
-  for (DWARFDie C : F.Copies) {
-    auto Ranges = C.getAddressRanges();
-    if (!Ranges) {
-      consumeError(Ranges.takeError());
-      continue;
-    }
-    for (const DWARFAddressRange &AR : *Ranges)
-      if (AR.HighPC > AR.LowPC)
-        F.Ranges.push_back({AR.LowPC, AR.HighPC});
-  }
+  F.addCopyRanges();
   if (!F.Copies.empty())
     return std::move(F);
   if (F.Decl)

@@ -95,6 +95,21 @@ Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
   return std::move(R);
 }
 
+SitePlan sitePlanAtSymbol(const ProbeSpec &Spec, const ArchABI &ABI,
+                          StringRef Source) {
+  SitePlan Site;
+  Site.Kind = probeKindName(Spec.Kind).str();
+  Site.Target = Spec.Binary;
+  Site.Symbol = Spec.Place.Symbol;
+  Site.Offset = Spec.Place.Offset;
+  Site.Arch = ABI.Name;
+  Site.Source = Source.str();
+  Site.Spec = Spec.Text;
+  Site.Section = Spec.sectionName();
+  Site.Space = isUserProbe(Spec.Kind) ? AddrSpace::User : AddrSpace::Kernel;
+  return Site;
+}
+
 ScalarType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI) {
   if (Arg.FetchType)
     return scalarTypeForFetchType(*Arg.FetchType, ABI);

@@ -168,6 +168,11 @@ llvm::Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
 /// must have been decided (as CType or Expression) first.
 bool needsDebugInfo(const ProbeSpec &Spec);
 
+/// A site at Spec's symbol+offset as written, resolved by Source ("cc",
+/// "btf"): everything but its arguments.
+SitePlan sitePlanAtSymbol(const ProbeSpec &Spec, const ArchABI &ABI,
+                          llvm::StringRef Source);
+
 /// The type an expression argument is read as when no body parameter gives
 /// it one: its explicit ':type', else a whole register, unsigned
 /// (kprobe_events' default).
