@@ -164,6 +164,10 @@ static std::optional<uint64_t> directCallTarget(const LocationContext &Ctx,
       consumeError(Data.takeError());
       return std::nullopt;
     }
+    // A section without contents (SHT_NOBITS in a debug-only file) or
+    // shorter than its header says has no call to read.
+    if (At - Sec.getAddress() + 5 > Data->size())
+      return std::nullopt;
     const uint8_t *P =
         reinterpret_cast<const uint8_t *>(Data->data()) + (At - Sec.getAddress());
     if (P[0] != 0xe8)
