@@ -1635,6 +1635,10 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   auto Base = evalExpr(S, *E.Base, Depth + 1);
   if (!Base)
     return Base.takeError();
+  if (E.Base->Kind == SpecExpr::Method)
+    return errorAt(E.Range, "'" + text(E.Base->Range) +
+                                "' is a number (a size_t), not an object or "
+                                "a pointer");
   auto [Loc, Type] = std::move(*Base);
   DWARFDie T = stripTypedefs(Type);
   std::string BaseText = text(E.Base->Range);
