@@ -1796,6 +1796,12 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     if (stdClassName(Rec) == "vector") {
       auto Begin = findLibraryPointer(Rec, {"_M_start", "__begin_"});
       auto End = findLibraryPointer(Rec, {"_M_finish", "__end_"});
+      if ((!Begin || !End) && Rec.getShortName() &&
+          StringRef(Rec.getShortName()).starts_with("vector<bool"))
+        return errorAt(E.NameRange,
+                       "'" + BaseText + "' is a std::vector<bool>, an array "
+                       "of bits without element pointers; its size() is not "
+                       "supported");
       if (!Begin || !End)
         return errorAt(E.NameRange,
                        "'" + BaseText + "' is a 'std::vector' whose layout "
