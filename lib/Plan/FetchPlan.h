@@ -170,9 +170,10 @@ struct ArgPlan {
   std::unique_ptr<FetchExpr> Expr;
   ValueType Type;
   /// String only, optional: a string that is a pointer and a length (a
-  /// std::string_view, a Rust &str or String), not NUL-terminated. Expr is
-  /// the pointer, Length the byte count; min(Length, Size - 1) bytes are
-  /// copied and the copy is NUL-terminated.
+  /// std::string, std::string_view, Rust &str or String), not
+  /// NUL-terminated. Expr is the pointer, Length the byte count;
+  /// min(Length, Size - 1) bytes are copied and the copy is NUL-terminated.
+  /// A record carries Length too (metadata type string_len).
   std::unique_ptr<FetchExpr> Length;
 
   ArgPlan() = default;
