@@ -8,55 +8,57 @@
 ///   int on_ret(struct pt_regs *ctx, long ret, unsigned id) { ... }
 /// \endcode
 /// the front end resolves `req->id` as a uprobe at `handle`'s entry and
-/// the pass emits two programs (the maps are named after the return
-/// program):
+/// the pass emits two programs and a map named after the return program:
 /// \code
 ///   SEC("uprobe/./srv:handle") int on_ret__entry(struct pt_regs *ctx) {
 ///     u64 rec[2] = { faults, id_at_entry };     // the normal prologue
-///     u64 tid = bpf_get_current_pid_tgid();
-///     u64 *d = bpf_map_lookup_elem(&bpfprobe_depth_on_ret, &tid);
-///     u64 depth = d ? *d : 0, key[2] = { tid, depth };
+///     u64 key[2] = { bpf_get_current_pid_tgid(), ctx->sp };
 ///     bpf_map_update_elem(&bpfprobe_entry_on_ret, key, rec, BPF_ANY);
-///     depth++; bpf_map_update_elem(&bpfprobe_depth_on_ret, &tid, &depth, 0);
 ///     return 0;
 ///   }
 ///   SEC("uretprobe/./srv:handle") int on_ret(struct pt_regs *ctx) {
-///     u64 rec[2] = {}, tid = bpf_get_current_pid_tgid();
-///     u64 *d = bpf_map_lookup_elem(&bpfprobe_depth_on_ret, &tid);
-///     if (!d || !*d) goto missed;
-///     u64 depth = *d - 1, key[2] = { tid, depth };
-///     if (depth) *d = depth; else bpf_map_delete_elem(&..depth.., &tid);
+///     u64 rec[2] = {};
+///     u64 key[2] = { bpf_get_current_pid_tgid(), ctx->sp - 8 };
 ///     u64 *r = bpf_map_lookup_elem(&bpfprobe_entry_on_ret, key);
-///     if (!r) goto missed;
+///     if (!r) return 0;   // missed: a body is not called; a record
+///                          // says <missed>
 ///     copy r to rec; bpf_map_delete_elem(&bpfprobe_entry_on_ret, key);
 ///     return body(ctx, ctx->ax, (unsigned)rec[1]);
-///   missed:
-///     return 0;        // a body is not called; a record says <missed>
 ///   }
 /// \endcode
-/// Pairing is per task (the full pid_tgid) and per call depth: a recursive
-/// function's returns take the values of their own entries, innermost
-/// first. Both maps are LRU hashes of EntryMapEntries entries, so a task
-/// that exits (or longjmps out) in the middle of calls leaves entries that
-/// are evicted, never an unbounded map; a depth that returns to 0 is
-/// deleted, so a task that finishes its calls leaves nothing.
+/// Pairing: kprobe/kretprobe and uprobe/uretprobe pairs key a call by its
+/// task (the full pid_tgid) and its frame: the stack pointer at the entry,
+/// which the return probe sees plus the return address the `ret` popped
+/// (ArchABI::ReturnAddressBytes; 0 where the return address is in a link
+/// register). Frames of calls in flight on one stack differ, so recursion
+/// pairs each return with its own entry, and a return the kernel does not
+/// deliver (uretprobe nesting past 64, kretprobe's maxactive exhausted)
+/// only leaves a record nobody takes: it cannot shift other calls' values,
+/// which a per-task depth counter would. fentry/fexit have no stack pointer
+/// in their context; they pair by a per-task call depth (a second LRU hash,
+/// pid_tgid to depth): the trampoline runs both programs for every call, so
+/// the depth stays in step unless one program is skipped for recursion on
+/// its CPU (the kernel counts that as a miss of the program).
+///
+/// Bounds: the maps are LRU hashes of EntryMapEntries entries, so entries
+/// of calls that never return (the task exited or longjmp'd out, the return
+/// was not delivered) are evicted, never an unbounded map; an entry a
+/// return takes is deleted.
 ///
 /// A return whose entry was not seen never gets a value made up: with no
-/// depth (the probe was attached while the call was in flight, or the depth
-/// was evicted) or no record at that depth (evicted), the return is
-/// "missed": a recording probe writes its `@entry` slots as missed (the
-/// runtime prints `@entry(x)=<missed>`), a probe body is not called.
+/// record for its frame (the probes attached while the call was in flight
+/// and the return was still delivered, or the map evicted the record) the
+/// return is "missed": a recording probe writes its `@entry` slots as
+/// missed (the runtime prints `entry_x=<missed>`), a probe body is not
+/// called. (A kretprobe or uretprobe attached while a call is in flight
+/// does not see that call's return at all: its return address was not
+/// redirected at the entry.) The entry program is attached before its
+/// return program (it comes first in the metadata), so calls that start
+/// in between are seen at the entry and only miss their return.
 ///
-/// Limits, by design:
-///  - A return the kernel drops while a deeper call's return is not dropped
-///    (kretprobe's maxactive exhausted; uretprobe nesting over 64) leaves
-///    the depth one too high: later calls still pair with themselves (each
-///    entry and return use the same counter), but an outer return that
-///    outlives a dropped inner one takes the inner call's values. Session
-///    programs (kprobe.session, uprobe.session) have no such window.
-///  - A task id reused after a task exited mid-call starts at the depth the
-///    old task left; its first returns pair with its own entries (the depth
-///    goes up before it comes down), so values stay right.
+/// Limits: a task that switches stacks (coroutines, sigaltstack) and
+/// enters the function again at the very frame address of a call in flight
+/// on the other stack overwrites that call's record.
 //===----------------------------------------------------------------------===//
 
 #include "EntryPairing.h"
@@ -144,10 +146,44 @@ Expected<GlobalVariable *> createMap(Module &M, DICompileUnit *CU,
   return GV;
 }
 
+/// fentry/fexit pairing: pops the task's depth into key word 1 and
+/// branches to Look, or to Missed when the task has no depth.
+void emitDepthPop(IRBuilder<> &B, const EntryMaps &Maps, Value *PidTgid,
+                  AllocaInst *Key, BasicBlock *Look, BasicBlock *Missed) {
+  LLVMContext &Ctx = B.getContext();
+  Type *I64 = B.getInt64Ty();
+  PointerType *PtrTy = PointerType::getUnqual(Ctx);
+  Function *F = B.GetInsertBlock()->getParent();
+  AllocaInst *Tid = entryAlloca(B, I64, "ret.tid");
+  B.CreateStore(PidTgid, Tid);
+  Value *D = callHelper(B, HelperMapLookupElem, PtrTy, {Maps.Depth, Tid});
+  BasicBlock *Check = BasicBlock::Create(Ctx, "depth.check", F);
+  BasicBlock *Pop = BasicBlock::Create(Ctx, "depth.pop", F);
+  BasicBlock *Last = BasicBlock::Create(Ctx, "depth.last", F);
+  BasicBlock *Inner = BasicBlock::Create(Ctx, "depth.inner", F);
+  B.CreateCondBr(B.CreateIsNull(D), Missed, Check);
+  B.SetInsertPoint(Check);
+  Value *Cur = B.CreateLoad(I64, D, "depth");
+  B.CreateCondBr(B.CreateICmpEQ(Cur, B.getInt64(0)), Missed, Pop);
+  B.SetInsertPoint(Pop);
+  Value *Depth = B.CreateSub(Cur, B.getInt64(1), "depth");
+  B.CreateStore(PidTgid, B.CreateConstInBoundsGEP2_64(Key->getAllocatedType(),
+                                                       Key, 0, 0));
+  B.CreateStore(Depth, B.CreateConstInBoundsGEP2_64(Key->getAllocatedType(),
+                                                     Key, 0, 1));
+  B.CreateCondBr(B.CreateICmpEQ(Depth, B.getInt64(0)), Last, Inner);
+  B.SetInsertPoint(Last);
+  callHelper(B, HelperMapDeleteElem, I64, {Maps.Depth, Tid});
+  B.CreateBr(Look);
+  B.SetInsertPoint(Inner);
+  B.CreateStore(Depth, D);
+  B.CreateBr(Look);
+}
+
 } // namespace
 
 Expected<EntryMaps> createEntryMaps(Module &M, StringRef Program,
-                                    unsigned Words) {
+                                    unsigned Words, bool ByDepth) {
   if (M.debug_compile_units_begin() == M.debug_compile_units_end())
     return createStringError(
         inconvertibleErrorCode(),
@@ -160,24 +196,36 @@ Expected<EntryMaps> createEntryMaps(Module &M, StringRef Program,
                      MapTypeLruHash, EntryMapEntries, 16, Words * 8);
   if (!V)
     return V.takeError();
+  Maps.Values = *V;
+  if (!ByDepth)
+    return Maps;
   auto D = createMap(M, CU, ("bpfprobe_depth_" + Program).str(),
                      MapTypeLruHash, EntryMapEntries, 8, 8);
   if (!D)
     return D.takeError();
-  Maps.Values = *V;
   Maps.Depth = *D;
   return Maps;
 }
 
-void emitEntrySave(IRBuilder<> &B, const EntryMaps &Maps, AllocaInst *Vals) {
+void emitEntrySave(IRBuilder<> &B, const EntryMaps &Maps, AllocaInst *Vals,
+                   Value *Frame) {
   LLVMContext &Ctx = B.getContext();
   Type *I64 = B.getInt64Ty();
   PointerType *PtrTy = PointerType::getUnqual(Ctx);
   Function *F = B.GetInsertBlock()->getParent();
-  AllocaInst *Tid = entryAlloca(B, I64, "entry.tid");
   AllocaInst *Key = entryAlloca(B, ArrayType::get(I64, 2), "entry.key");
-  AllocaInst *NewDepth = entryAlloca(B, I64, "entry.depth");
   Value *PidTgid = callHelper(B, HelperGetCurrentPidTgid, I64, {});
+  if (Frame) {
+    B.CreateStore(PidTgid, B.CreateConstInBoundsGEP2_64(
+                               Key->getAllocatedType(), Key, 0, 0));
+    B.CreateStore(Frame, B.CreateConstInBoundsGEP2_64(Key->getAllocatedType(),
+                                                       Key, 0, 1));
+    callHelper(B, HelperMapUpdateElem, I64,
+               {Maps.Values, Key, Vals, B.getInt64(0)});
+    return;
+  }
+  AllocaInst *Tid = entryAlloca(B, I64, "entry.tid");
+  AllocaInst *NewDepth = entryAlloca(B, I64, "entry.depth");
   B.CreateStore(PidTgid, Tid);
   Value *D = callHelper(B, HelperMapLookupElem, PtrTy, {Maps.Depth, Tid});
   BasicBlock *From = B.GetInsertBlock();
@@ -202,47 +250,31 @@ void emitEntrySave(IRBuilder<> &B, const EntryMaps &Maps, AllocaInst *Vals) {
              {Maps.Depth, Tid, NewDepth, B.getInt64(0)});
 }
 
-Value *emitEntryTake(IRBuilder<> &B, const EntryMaps &Maps,
-                     AllocaInst *Vals) {
+Value *emitEntryTake(IRBuilder<> &B, const EntryMaps &Maps, AllocaInst *Vals,
+                     Value *Frame) {
   LLVMContext &Ctx = B.getContext();
   Type *I64 = B.getInt64Ty();
   PointerType *PtrTy = PointerType::getUnqual(Ctx);
   Function *F = B.GetInsertBlock()->getParent();
   Type *RecTy = Vals->getAllocatedType();
-  AllocaInst *Tid = entryAlloca(B, I64, "ret.tid");
   AllocaInst *Key = entryAlloca(B, ArrayType::get(I64, 2), "ret.key");
   for (unsigned I = 0; I < Maps.Words; ++I)
     B.CreateStore(B.getInt64(0), B.CreateConstInBoundsGEP2_64(RecTy, Vals, 0, I));
   Value *PidTgid = callHelper(B, HelperGetCurrentPidTgid, I64, {});
-  B.CreateStore(PidTgid, Tid);
-  Value *D = callHelper(B, HelperMapLookupElem, PtrTy, {Maps.Depth, Tid});
 
-  BasicBlock *Check = BasicBlock::Create(Ctx, "depth.check", F);
-  BasicBlock *Pop = BasicBlock::Create(Ctx, "depth.pop", F);
-  BasicBlock *Last = BasicBlock::Create(Ctx, "depth.last", F);
-  BasicBlock *Inner = BasicBlock::Create(Ctx, "depth.inner", F);
   BasicBlock *Look = BasicBlock::Create(Ctx, "entry.look", F);
   BasicBlock *Copy = BasicBlock::Create(Ctx, "entry.copy", F);
   BasicBlock *Missed = BasicBlock::Create(Ctx, "entry.missed", F);
   BasicBlock *Done = BasicBlock::Create(Ctx, "entry.done", F);
-
-  B.CreateCondBr(B.CreateIsNull(D), Missed, Check);
-  B.SetInsertPoint(Check);
-  Value *Cur = B.CreateLoad(I64, D, "depth");
-  B.CreateCondBr(B.CreateICmpEQ(Cur, B.getInt64(0)), Missed, Pop);
-  B.SetInsertPoint(Pop);
-  Value *Depth = B.CreateSub(Cur, B.getInt64(1), "depth");
-  B.CreateStore(PidTgid, B.CreateConstInBoundsGEP2_64(Key->getAllocatedType(),
-                                                       Key, 0, 0));
-  B.CreateStore(Depth, B.CreateConstInBoundsGEP2_64(Key->getAllocatedType(),
-                                                     Key, 0, 1));
-  B.CreateCondBr(B.CreateICmpEQ(Depth, B.getInt64(0)), Last, Inner);
-  B.SetInsertPoint(Last);
-  callHelper(B, HelperMapDeleteElem, I64, {Maps.Depth, Tid});
-  B.CreateBr(Look);
-  B.SetInsertPoint(Inner);
-  B.CreateStore(Depth, D);
-  B.CreateBr(Look);
+  if (Frame) {
+    B.CreateStore(PidTgid, B.CreateConstInBoundsGEP2_64(
+                               Key->getAllocatedType(), Key, 0, 0));
+    B.CreateStore(Frame, B.CreateConstInBoundsGEP2_64(Key->getAllocatedType(),
+                                                       Key, 0, 1));
+    B.CreateBr(Look);
+  } else {
+    emitDepthPop(B, Maps, PidTgid, Key, Look, Missed);
+  }
   B.SetInsertPoint(Look);
   Value *R = callHelper(B, HelperMapLookupElem, PtrTy, {Maps.Values, Key});
   B.CreateCondBr(B.CreateIsNull(R), Missed, Copy);

@@ -24,10 +24,12 @@ namespace bpfprobe {
 
 /// The two maps of one return probe's entry values.
 struct EntryMaps {
-  /// LRU hash: key {pid_tgid, depth} (2 x u64), value the saved record
-  /// (Words x u64: the fault word, then one word per value).
+  /// LRU hash: key {pid_tgid, frame} (2 x u64; the frame is the stack
+  /// pointer at the entry, or the call depth for fentry/fexit), value the
+  /// saved record (Words x u64: the fault word, then one word per value).
   llvm::GlobalVariable *Values = nullptr;
-  /// LRU hash: key pid_tgid (u64), value the task's call depth (u64).
+  /// fentry/fexit only: LRU hash, key pid_tgid (u64), value the task's
+  /// call depth (u64). Null for the other kinds.
   llvm::GlobalVariable *Depth = nullptr;
   unsigned Words = 0;
 };
@@ -37,23 +39,26 @@ constexpr unsigned EntryMapEntries = 16384;
 
 /// Creates the maps for the return program \p Program, a record of
 /// \p Words 64-bit words, as BTF-defined `.maps` (the module needs debug
-/// info: libbpf reads map definitions from BTF). An error when the module
-/// has none or the names are taken.
+/// info: libbpf reads map definitions from BTF); the depth map only with
+/// \p ByDepth (fentry/fexit). An error when the module has no debug info
+/// or a name is taken.
 llvm::Expected<EntryMaps> createEntryMaps(llvm::Module &M,
                                           llvm::StringRef Program,
-                                          unsigned Words);
+                                          unsigned Words, bool ByDepth);
 
 /// In the entry program: saves the record in \p Vals (Words x i64, all
-/// stored) under the task's current depth and increments the depth.
+/// stored) under the task and \p Frame (the stack pointer, i64), or with
+/// a null Frame under the task's depth, which it increments.
 void emitEntrySave(llvm::IRBuilder<> &B, const EntryMaps &Maps,
-                   llvm::AllocaInst *Vals);
+                   llvm::AllocaInst *Vals, llvm::Value *Frame);
 
-/// In the return program: decrements the task's depth and moves the record
-/// saved at that depth into \p Vals (zeroed first). Returns an i1 that is
-/// true when there was none: the entry was missed (the probe was attached
-/// while the call was in flight, or the map evicted it).
+/// In the return program: moves the record saved under the task and
+/// \p Frame (the entry's stack pointer computed at the return), or with a
+/// null Frame under the task's depth, which it decrements, into \p Vals
+/// (zeroed first). Returns an i1 that is true when there was none: the
+/// entry was missed.
 llvm::Value *emitEntryTake(llvm::IRBuilder<> &B, const EntryMaps &Maps,
-                           llvm::AllocaInst *Vals);
+                           llvm::AllocaInst *Vals, llvm::Value *Frame);
 
 } // namespace bpfprobe
 

@@ -274,7 +274,7 @@ public:
         B.CreateRet(ConstantInt::get(Wrapper->getReturnType(), 0));
         return Wrapper;
       }
-      EntryMissed = emitEntryTake(B, *Entry, EntryVals);
+      EntryMissed = emitEntryTake(B, *Entry, EntryVals, entryFrame());
     }
 
     if (Site.Record) {
@@ -378,10 +378,22 @@ private:
         Faults = B.CreateOr(Faults, B.CreateShl(B.CreateZExt(Fault, i64()), I));
     }
     B.CreateStore(Faults, entryWord(0));
-    emitEntrySave(B, *Entry, EntryVals);
+    emitEntrySave(B, *Entry, EntryVals, entryFrame());
   }
 
   bool tracksFaults() const { return Site.Record || SavesEntry; }
+
+  /// The key of one call for its entry and return programs: the stack
+  /// pointer at the entry (at the return, the popped return address added
+  /// back); null for trampolines, which pair by call depth.
+  Value *entryFrame() {
+    if (Site.Kind == "fentry" || Site.Kind == "fexit")
+      return nullptr;
+    Value *SP = eval(*FetchExpr::reg(ABI.SPReg));
+    if (SavesEntry || !ABI.ReturnAddressBytes)
+      return SP;
+    return B.CreateSub(SP, B.getInt64(ABI.ReturnAddressBytes), "entry.sp");
+  }
 
   /// A CO-RE bitfield (FetchExpr::Core), read as libbpf's
   /// BPF_CORE_READ_BITFIELD_PROBED reads one: the relocated number of bytes
@@ -1336,7 +1348,8 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
           continue;
         }
         SitePlan ES = entrySitePlan(Site);
-        auto Made = createEntryMaps(M, Site.Program, ES.Args.size() + 1);
+        auto Made = createEntryMaps(M, Site.Program, ES.Args.size() + 1,
+                                    /*ByDepth=*/Site.Kind == "fexit");
         if (!Made) {
           diagnose(M, toString(Made.takeError()));
           continue;

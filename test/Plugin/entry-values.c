@@ -1,6 +1,6 @@
 // `@entry(...)` in return probes: each return program gets an entry program
 // on the same function (uprobe for uretprobe, kprobe for kretprobe) that
-// saves the values, two LRU hash maps defined in BTF, and metadata that
+// saves the values, an LRU hash map defined in BTF, and metadata that
 // pairs the two programs; the plan prints the entry-time fetch inside
 // @entry(...). fexit reads a plain entry argument from its own context:
 // no entry program.
@@ -28,16 +28,26 @@ int on_read(struct pt_regs *ctx, long rv, unsigned long count) { return 0; }
 SEC("fexit/vfs_read($retval:s64, @entry($arg3):u64)")
 int on_fexit(unsigned long long *ctx, long rv, unsigned long count) { return 0; }
 
+// A chain at fexit would read exit-time memory: it gets an fentry program,
+// paired by call depth (trampolines have no stack pointer).
+// PLAN-NEXT: f:on_fexit_pos vfs_read%return rv=$retval:s64 pos=@entry(+0($arg4)):s64
+SEC("fexit/vfs_read($retval:s64, @entry(*$arg4):s64)")
+int on_fexit_pos(unsigned long long *ctx, long rv, long long pos) { return 0; }
+
 char LICENSE[] SEC("license") = "GPL";
 
 // SYMS-DAG: F uprobe/./demo:f {{.*}} on_f__entry
 // SYMS-DAG: F uretprobe/./demo:f {{.*}} on_f
 // SYMS-DAG: O .maps {{.*}} bpfprobe_entry_on_f
-// SYMS-DAG: O .maps {{.*}} bpfprobe_depth_on_f
 // SYMS-DAG: F kprobe/vfs_read {{.*}} on_read__entry
 // SYMS-DAG: F kretprobe/vfs_read {{.*}} on_read
 // SYMS-DAG: F fexit/vfs_read {{.*}} on_fexit
+// SYMS-DAG: F fentry/vfs_read {{.*}} on_fexit_pos__entry
+// SYMS-DAG: O .maps {{.*}} bpfprobe_entry_on_fexit_pos
+// SYMS-DAG: O .maps {{.*}} bpfprobe_depth_on_fexit_pos
 // SYMS-NOT: on_fexit__entry
+// SYMS-NOT: bpfprobe_depth_on_f{{$}}
+// SYMS-NOT: bpfprobe_depth_on_read
 
 // The entry program comes first, so it is attached first.
 // META:      program=on_f__entry
@@ -61,18 +71,21 @@ char LICENSE[] SEC("license") = "GPL";
 // META:      entry_program=on_read__entry
 // META:      program=on_fexit
 // META-NOT:  entry_program
+// META:      program=on_fexit_pos__entry
+// META-NEXT: section=fentry/vfs_read
+// META-NEXT: kind=fentry
+// META:      program=on_fexit_pos
+// META:      entry_program=on_fexit_pos__entry
 
-// Values: key {pid_tgid, depth}, the fault word and one word per value;
-// depths: key pid_tgid. Both BPF_MAP_TYPE_LRU_HASH (9), 16384 entries.
+// Values: key {pid_tgid, stack pointer at the entry}, the fault word and
+// one word per value; BPF_MAP_TYPE_LRU_HASH (9), 16384 entries.
 // BTF:      STRUCT '(anon)' size=32 vlen=4
-// BTF-NEXT: 'type' type_id=[[LRU:[0-9]+]] bits_offset=0
-// BTF-NEXT: 'max_entries' type_id=[[MAX:[0-9]+]] bits_offset=64
-// BTF-NEXT: 'key_size' type_id=[[K16:[0-9]+]] bits_offset=128
-// BTF-NEXT: 'value_size' type_id=[[V24:[0-9]+]] bits_offset=192
+// BTF-NEXT: 'type' type_id={{[0-9]+}} bits_offset=0
+// BTF-NEXT: 'max_entries' type_id={{[0-9]+}} bits_offset=64
+// BTF-NEXT: 'key_size' type_id={{[0-9]+}} bits_offset=128
+// BTF-NEXT: 'value_size' type_id={{[0-9]+}} bits_offset=192
 // BTF-NEXT: VAR 'bpfprobe_entry_on_f' type_id={{[0-9]+}}, linkage=global
-// BTF:      'key_size' type_id=[[K8:[0-9]+]] bits_offset=128
-// BTF-NEXT: 'value_size' type_id=[[K8]] bits_offset=192
-// BTF-NEXT: VAR 'bpfprobe_depth_on_f'
+// BTF:      VAR 'bpfprobe_entry_on_read'
 // BTF:      DATASEC '.maps' size=0 vlen=4
 
 // NOG: error: bpfprobe: '@entry(...)' in 'on_f' needs debug info (-g): its maps are defined in BTF
