@@ -66,6 +66,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -243,6 +244,9 @@ bool neverRead(Argument &A) {
   return true;
 }
 
+/// Whether E reads a value an entry program saved (FetchExpr::EntrySlot).
+bool hasEntrySlot(const FetchExpr &E);
+
 /// Emits the prologue of one site into a new wrapper function.
 class WrapperBuilder {
 public:
@@ -282,8 +286,12 @@ public:
       B.CreateRet(B.CreateCall(&Body, {CtxArg}));
       return Wrapper;
     }
-    if (EntryMissed) {
-      // No value is made up for a missed entry: the body is not called.
+    if (EntryMissed && llvm::any_of(Site.Args, [](const ArgPlan &A) {
+          return A.Expr->Kind == FetchExpr::EntrySlot;
+        })) {
+      // No value is made up for a missed `@entry(...)`: the body is not
+      // called. (A DW_OP_entry_value inside a location is 0 then, as a
+      // faulted read is.)
       BasicBlock *Skip = BasicBlock::Create(Ctx, "entry.skip", Wrapper);
       BasicBlock *Go = BasicBlock::Create(Ctx, "entry.go", Wrapper);
       B.CreateCondBr(EntryMissed, Skip, Go);
@@ -389,6 +397,10 @@ private:
   Value *entryFrame() {
     if (Site.Kind == "fentry" || Site.Kind == "fexit")
       return nullptr;
+    // A site inside the function: its plan computes the entry's stack
+    // pointer from the CFA.
+    if (Site.EntryFrame && !SavesEntry)
+      return eval(*Site.EntryFrame);
     Value *SP = eval(*FetchExpr::reg(ABI.SPReg));
     if (SavesEntry || !ABI.ReturnAddressBytes)
       return SP;
@@ -533,11 +545,14 @@ private:
       // in a return program with an entry program, as a whole argument).
       if (!EntryVals || SavesEntry)
         return ConstantInt::get(i64(), 0);
+      // Its read faulted at the entry, or the entry was missed: no value
+      // (a whole `@entry(...)` argument says <missed> in a record).
       if (tracksFaults())
-        noteFaultIf(B.CreateICmpNE(
-            B.CreateAnd(B.CreateLoad(i64(), entryWord(0)),
-                        B.getInt64(1ull << E.Value)),
-            B.getInt64(0)));
+        noteFaultIf(B.CreateOr(
+            EntryMissed,
+            B.CreateICmpNE(B.CreateAnd(B.CreateLoad(i64(), entryWord(0)),
+                                       B.getInt64(1ull << E.Value)),
+                           B.getInt64(0))));
       return B.CreateLoad(i64(), entryWord(E.Value + 1), "entry.val");
     }
     case FetchExpr::Add:
@@ -593,7 +608,11 @@ private:
     return ConstantInt::get(i64(), 0);
   }
 
-  static bool hasDeref(const FetchExpr &E) { return E.countDerefs() != 0; }
+  /// A memory read, or a value an entry program saved (whose missed entry
+  /// counts only on the path that takes it).
+  static bool hasDeref(const FetchExpr &E) {
+    return E.countDerefs() != 0 || hasEntrySlot(E);
+  }
 
   /// DW_OP_bra's two paths. Arms that read no memory become a select;
   /// arms that do become a forward branch and a phi, so only the taken
@@ -1185,7 +1204,16 @@ void attachDebugInfo(Module &M, Function &Body, Function &Wrapper) {
   DIB.finalizeSubprogram(WSP);
 }
 
-/// The entry program of a return site with `@entry(...)` values: the
+bool hasEntrySlot(const FetchExpr &E) {
+  if (E.Kind == FetchExpr::EntrySlot)
+    return true;
+  if (E.Operand && hasEntrySlot(*E.Operand))
+    return true;
+  return llvm::any_of(E.Parts, [](const auto &P) { return hasEntrySlot(*P); });
+}
+
+/// The entry program of a site with entry values (`@entry(...)` in a
+/// return probe, DW_OP_entry_value read at the entry): the
 /// same function and build, the entry kind and section, and as arguments
 /// the entry-time expressions, in slot order.
 SitePlan entrySitePlan(const SitePlan &Site) {
@@ -1196,8 +1224,9 @@ SitePlan entrySitePlan(const SitePlan &Site) {
   ES.Kind = Site.EntryKind;
   ES.Target = Site.Target;
   ES.Symbol = Site.Symbol;
-  ES.Offset = Site.Offset;
-  ES.Address = Site.Address;
+  // The function's entry (a DW_OP_entry_value site is inside it).
+  ES.Offset = 0;
+  ES.Address = Site.Address >= Site.Offset ? Site.Address - Site.Offset : 0;
   ES.SymbolSize = Site.SymbolSize;
   ES.Arch = Site.Arch;
   ES.BuildId = Site.BuildId;
@@ -1205,22 +1234,39 @@ SitePlan entrySitePlan(const SitePlan &Site) {
   ES.Spec = Site.Spec;
   ES.Space = Site.Space;
   ES.EntryOf = Site.Program;
-  std::vector<const ArgPlan *> BySlot;
-  for (const ArgPlan &A : Site.Args)
-    if (A.Expr->Kind == FetchExpr::EntrySlot) {
-      if (BySlot.size() <= size_t(A.Expr->Value))
-        BySlot.resize(A.Expr->Value + 1);
-      BySlot[A.Expr->Value] = &A;
-    }
-  for (const ArgPlan *A : BySlot) {
-    ArgPlan P;
-    P.Name = A->Name;
-    P.Text = A->Text;
-    P.CType = A->CType;
-    P.Type = A->Type;
-    P.Expr = A->Expr->Operand->clone();
-    ES.Args.push_back(std::move(P));
+  // Each slot: a whole `@entry(...)` argument keeps its type; a register a
+  // DW_OP_entry_value names inside a location is saved whole.
+  std::vector<ArgPlan> BySlot;
+  std::function<void(const ArgPlan &, const FetchExpr &)> Walk =
+      [&](const ArgPlan &A, const FetchExpr &E) {
+        if (E.Kind != FetchExpr::EntrySlot) {
+          if (E.Operand)
+            Walk(A, *E.Operand);
+          for (const auto &P : E.Parts)
+            Walk(A, *P);
+          return;
+        }
+        if (BySlot.size() <= size_t(E.Value))
+          BySlot.resize(E.Value + 1);
+        ArgPlan &P = BySlot[E.Value];
+        P.Name = A.Name;
+        P.Text = A.Text;
+        if (&E == A.Expr.get()) {
+          P.CType = A.CType;
+          P.Type = A.Type;
+        } else {
+          P.Name += "_entry" + std::to_string(E.Value);
+          P.Type.Kind = ValueType::Int;
+          P.Type.Size = 8;
+        }
+        P.Expr = E.Operand->clone();
+      };
+  for (const ArgPlan &A : Site.Args) {
+    Walk(A, *A.Expr);
+    if (A.Length)
+      Walk(A, *A.Length);
   }
+  ES.Args = std::move(BySlot);
   return ES;
 }
 

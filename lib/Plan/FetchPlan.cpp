@@ -680,9 +680,6 @@ public:
     case FetchExpr::Const:
       return true;
     case FetchExpr::EntrySlot:
-      if (Depth != 0)
-        return bad("an entry value inside an expression (only a whole "
-                   "argument can be '@entry(...)')");
       if (E.Value < 0 || E.Value >= MaxEntryValues)
         return bad("entry value slot " + Twine(E.Value) +
                    " is not one of the " + Twine(MaxEntryValues));
@@ -866,23 +863,47 @@ Error validate(const SitePlan &Site, const ArchABI &ABI) {
   unsigned Slots = 0;
   uint32_t Seen = 0;
   for (const ArgPlan &A : Site.Args) {
-    if (A.Expr->Kind != FetchExpr::EntrySlot)
-      continue;
     auto Fail = [&](const Twine &Msg) {
       return createStringError(inconvertibleErrorCode(),
                                "argument '" + A.Name + "': " + Msg);
     };
+    std::vector<const FetchExpr *> Found;
+    std::function<void(const FetchExpr &)> Walk = [&](const FetchExpr &E) {
+      if (E.Kind == FetchExpr::EntrySlot)
+        Found.push_back(&E);
+      else if (E.Operand)
+        Walk(*E.Operand);
+      for (const auto &P : E.Parts)
+        Walk(*P);
+    };
+    Walk(*A.Expr);
+    if (A.Length)
+      Walk(*A.Length);
+    if (Found.empty())
+      continue;
     if (Site.EntryProgram.empty() || Site.EntrySection.empty() ||
         (Site.EntryKind != "kprobe" && Site.EntryKind != "uprobe" &&
          Site.EntryKind != "fentry"))
       return Fail("an entry value without an entry program");
-    if (A.Type.Kind == ValueType::String ||
-        A.Type.Kind == ValueType::Aggregate || A.Length)
+    if (A.Expr->Kind == FetchExpr::EntrySlot &&
+        (A.Type.Kind == ValueType::String ||
+         A.Type.Kind == ValueType::Aggregate || A.Length))
       return Fail("an entry value that is not a scalar");
-    if (Seen & (1u << A.Expr->Value))
-      return Fail("entry value slot " + Twine(A.Expr->Value) + " used twice");
-    Seen |= 1u << A.Expr->Value;
-    ++Slots;
+    for (const FetchExpr *E : Found) {
+      if (Seen & (1u << E->Value))
+        return Fail("entry value slot " + Twine(E->Value) + " used twice");
+      Seen |= 1u << E->Value;
+      ++Slots;
+    }
+  }
+  if (Site.EntryFrame) {
+    std::string Msg;
+    ExprValidator V(ABI, Msg);
+    if (Site.EntryProgram.empty() || !V.scalar(*Site.EntryFrame, 0))
+      return createStringError(inconvertibleErrorCode(),
+                               "entry frame: " +
+                                   (Msg.empty() ? "without an entry program"
+                                                : Msg));
   }
   if (Seen != (Slots == 32 ? ~0u : (1u << Slots) - 1))
     return createStringError(inconvertibleErrorCode(),
@@ -1145,6 +1166,11 @@ std::string serializePlan(const SitePlan &Site) {
     Put("entry_kind", Site.EntryKind);
     Put("entry_section", Site.EntrySection);
   }
+  if (Site.EntryFrame) {
+    std::string V;
+    writeExpr(*Site.EntryFrame, V);
+    Put("entry_frame", V);
+  }
   for (const ArgPlan &A : Site.Args) {
     std::string V;
     escapeInto(A.Name, V);
@@ -1242,6 +1268,15 @@ Expected<SitePlan> parsePlan(StringRef Text) {
     else if (K == "entry_program") Site.EntryProgram = V;
     else if (K == "entry_kind") Site.EntryKind = V;
     else if (K == "entry_section") Site.EntrySection = V;
+    else if (K == "entry_frame") {
+      ExprReader R(V);
+      auto E = R.read();
+      if (!E)
+        return E.takeError();
+      if (!R.atEnd())
+        return Fail("trailing text after the entry frame");
+      Site.EntryFrame = std::move(*E);
+    }
     else if (K == "space") Site.Space = V == "user" ? AddrSpace::User
                                                     : AddrSpace::Kernel;
     else

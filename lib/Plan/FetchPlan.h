@@ -60,12 +60,12 @@ struct FetchExpr {
     CtxSlot,  ///< 64-bit slot Value of a BPF trampoline's context (fentry,
               ///< fexit): the traced function's arguments in order, then
               ///< (fexit, TrampolineRet) its return value
-    EntrySlot, ///< `@entry(...)` in a return probe: value Value of the
-               ///< record the paired entry program (SitePlan::EntryProgram)
-               ///< saved at the function's entry. Operand is the
-               ///< expression that program evaluates there; the return
-               ///< program only reads the saved value. Only as a whole
-               ///< argument.
+    EntrySlot, ///< A value saved at the function's entry by the paired entry
+               ///< program (SitePlan::EntryProgram): word Value of its
+               ///< record. Operand is the expression that program evaluates
+               ///< there; this program only reads the saved value.
+               ///< `@entry(...)` in a return probe (a whole argument), and
+               ///< DW_OP_entry_value no call site gives (anywhere).
   };
   /// The operation of a Unary or Binary node.
   enum OpTy {
@@ -221,6 +221,12 @@ struct SitePlan {
   /// site's program (metadata key entry_of). Not part of the serialized
   /// plan.
   std::string EntryOf;
+  /// With an entry program, on a kprobe or uprobe site (not a return
+  /// probe): the stack pointer the function had at its entry, computed at
+  /// this site (the CFA less the return address), which pairs the site with
+  /// its call's entry. Return probes compute it themselves; fentry/fexit
+  /// pair by call depth.
+  std::unique_ptr<FetchExpr> EntryFrame;
 
   /// Stack bytes the prologue needs (memory reads land in stack slots).
   unsigned stackBytes() const;
