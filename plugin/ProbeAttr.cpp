@@ -539,10 +539,7 @@ private:
       return;
 
     std::vector<SitePlan> Plans;
-    bool HasEntry = llvm::any_of(
-        Spec.Args, [](const ProbeArg &Arg) { return Arg.AtEntry; });
-    if (HasEntry ? !resolveWithEntry(Spec, Inputs, *A, Loc, Plans)
-                 : !resolve(Spec, Inputs, *A, Loc, Plans))
+    if (!resolve(Spec, Inputs, *A, Loc, Plans))
       return;
 
     ASTContext &Ctx = CI.getASTContext();
@@ -886,109 +883,6 @@ private:
     for (const ResolveWarning &W : R->Warnings)
       warning(Loc.at(W.Range.Begin), W.Message) << Loc.range(W.Range);
     Plans = std::move(R->Plans);
-    return true;
-  }
-
-  /// A return probe with `@entry(...)` arguments: the entry values are
-  /// resolved as an entry probe of the same function (kprobe, uprobe or
-  /// fentry: DWARF at the entry pc, BTF or the calling convention at the
-  /// entry parameters), the other arguments as the return probe; the plan
-  /// of the return site gets every argument in order, the entry values as
-  /// FetchExpr::EntrySlot, and names the entry program the pass builds to
-  /// save them (WrapperPass.cpp, "Entry values").
-  bool resolveWithEntry(const ProbeSpec &Spec, ArrayRef<ArgInput> Inputs,
-                        const ArchABI &A, const SpecLocator &Loc,
-                        std::vector<SitePlan> &Plans) {
-    ProbeKind EntryKind = Spec.Kind == ProbeKind::KRetProbe ? ProbeKind::KProbe
-                          : Spec.Kind == ProbeKind::URetProbe
-                              ? ProbeKind::UProbe
-                              : ProbeKind::FEntry;
-    auto Shell = [&](ProbeKind K) {
-      ProbeSpec S;
-      S.Kind = K;
-      S.KindRange = Spec.KindRange;
-      S.Binary = Spec.Binary;
-      S.BinaryRange = Spec.BinaryRange;
-      S.Place = Spec.Place;
-      S.HasArgList = true;
-      S.ArgListRange = Spec.ArgListRange;
-      S.Text = Spec.Text;
-      return S;
-    };
-    ProbeSpec EntrySpec = Shell(EntryKind), RetSpec = Shell(Spec.Kind);
-    std::vector<ArgInput> EntryInputs, RetInputs;
-    std::vector<unsigned> EntryIdx, RetIdx;
-    for (size_t I = 0; I < Spec.Args.size(); ++I) {
-      const ProbeArg &Arg = Spec.Args[I];
-      ProbeArg C = Arg.clone();
-      C.AtEntry = false;
-      if (Arg.AtEntry) {
-        if (EntryIdx.size() == MaxEntryValues) {
-          error(Loc.at(Arg.EntryRange.Begin),
-                "a return probe takes at most " +
-                    std::to_string(MaxEntryValues) + " '@entry(...)' values")
-              << Loc.range(Arg.EntryRange);
-          return false;
-        }
-        EntrySpec.Args.push_back(std::move(C));
-        EntryInputs.push_back(Inputs[I]);
-        EntryIdx.push_back(I);
-      } else {
-        RetSpec.Args.push_back(std::move(C));
-        RetInputs.push_back(Inputs[I]);
-        RetIdx.push_back(I);
-      }
-    }
-    std::vector<SitePlan> EntryPlans, RetPlans;
-    if (!resolve(EntrySpec, EntryInputs, A, Loc, EntryPlans) ||
-        !resolve(RetSpec, RetInputs, A, Loc, RetPlans))
-      return false;
-    if (EntryPlans.size() != 1 || RetPlans.size() != 1) {
-      error(Loc.at(Spec.Place.SymbolRange.Begin),
-            "'@entry(...)' needs one entry and one return site; '" +
-                Spec.Place.Symbol + "' has " +
-                std::to_string(EntryPlans.size()) + " and " +
-                std::to_string(RetPlans.size()))
-          << Loc.range(Spec.Place.SymbolRange);
-      return false;
-    }
-    SitePlan &EP = EntryPlans.front();
-    SitePlan Plan = std::move(RetPlans.front());
-    std::vector<ArgPlan> Args(Spec.Args.size());
-    for (size_t J = 0; J < RetIdx.size(); ++J)
-      Args[RetIdx[J]] = std::move(Plan.Args[J]);
-    unsigned Slot = 0;
-    for (size_t J = 0; J < EntryIdx.size(); ++J) {
-      const ProbeArg &Arg = Spec.Args[EntryIdx[J]];
-      ArgPlan &AP = EP.Args[J];
-      if (AP.Type.Kind == ValueType::String ||
-          AP.Type.Kind == ValueType::Aggregate || AP.Length) {
-        error(Loc.at(Arg.Range.Begin),
-              "'" + Arg.Text + "' is " +
-                  (AP.Type.Kind == ValueType::String ? "a string"
-                                                     : "a structure") +
-                  "; '@entry(...)' saves scalars (integers and pointers): "
-                  "fetch a member, or the pointer and read it at entry with "
-                  "a kprobe or uprobe")
-            << Loc.range(Arg.Range);
-        return false;
-      }
-      // fexit sees the entry arguments in its own context: a plain
-      // argument needs no entry program.
-      if (Spec.Kind == ProbeKind::FExit &&
-          AP.Expr->Kind == FetchExpr::CtxSlot && !AP.Expr->TrampolineRet) {
-        Args[EntryIdx[J]] = std::move(AP);
-        continue;
-      }
-      AP.Expr = FetchExpr::entrySlot(Slot++, std::move(AP.Expr));
-      Args[EntryIdx[J]] = std::move(AP);
-    }
-    Plan.Args = std::move(Args);
-    if (Slot) {
-      Plan.EntryKind = probeKindName(EntryKind).str();
-      Plan.EntrySection = EP.Section;
-    }
-    Plans.push_back(std::move(Plan));
     return true;
   }
 
