@@ -296,10 +296,6 @@ Error SpecParser::parseTarget(ProbeSpec &S) {
 
   if (isTrampolineProbe(Kind)) {
     StringRef K = probeKindName(Kind);
-    if (!S.Binary.empty())
-      return error(S.BinaryRange.Begin,
-                   K + " probes of module functions are not supported; "
-                       "use kprobe/" + S.Binary + ":" + S.Place.Symbol);
     if (S.Place.HasOffset)
       return error(S.Place.OffsetRange.Begin - 1,
                    K + " cannot have an offset: the BPF trampoline is at "
