@@ -21,6 +21,7 @@
 ///   component := ["~"] ident ["<" template-args ">"] | "operator" op
 ///   arglist  := arg { "," arg }
 ///   arg      := expr [":" type] | c-type-name
+///             | "@entry" "(" expr ")" [":" type]   (return probes only)
 ///   expr     := ident | "$argN" | "$retval" | "%reg" | "@" global
 ///             | expr "->" ident | expr "." ident | expr "[" int "]"
 ///             | "*" expr | "(" expr ")"
@@ -139,6 +140,8 @@ struct SpecExpr {
   std::unique_ptr<SpecExpr> Base;
   TextRange Range;     ///< the whole sub-expression
   TextRange NameRange; ///< the identifier / register / index token
+
+  std::unique_ptr<SpecExpr> clone() const;
 };
 
 /// A C type name used by calling-convention mode (`const char *`,
@@ -167,8 +170,16 @@ struct ProbeArg {
   std::unique_ptr<SpecExpr> Expr; ///< Expression, IdentOrType
   CTypeSpec Type;                 ///< CType, IdentOrType (Words = {ident})
   std::optional<FetchTypeSpec> FetchType;
+  /// `@entry(expr)`: Expr is the inner expression, whose value is taken at
+  /// the function's entry and handed to the return probe (kretprobe,
+  /// uretprobe, fexit). EntryRange covers `@entry(...)`.
+  bool AtEntry = false;
+  TextRange EntryRange;
   TextRange Range;
   std::string Text; ///< the argument's source text, trimmed
+
+  /// A deep copy (ProbeArg owns its expression tree).
+  ProbeArg clone() const;
 };
 
 struct ProbeSpec {

@@ -63,6 +63,7 @@ const ArchABI ArchIA32Compat = {
     /*LongDoubleAlign=*/4,
     /*CharSigned=*/true,
     /*CompatOf=*/"x86_64",
+    /*ReturnAddressBytes=*/4,
 };
 
 } // namespace bpfprobe
