@@ -39,8 +39,8 @@ foreach(dir ${LLVM_INCLUDE_DIRS})
 endforeach()
 set(fz_dir ${CMAKE_CURRENT_BINARY_DIR}/fuzz-core)
 
-# BPFProbeCore's sources, instrumented.
-get_target_property(fz_core_sources BPFProbeCore SOURCES)
+# The libraries' sources (lib/CMakeLists.txt), instrumented.
+get_property(fz_core_sources GLOBAL PROPERTY BPFPROBE_LIBRARY_SOURCES)
 set(fz_core_objects "")
 foreach(src ${fz_core_sources})
   get_filename_component(abs ${src} ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR}/lib)
