@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <bpfprobe/runtime.h>
 
+#include "Support/Escape.h"
 #include "bpfprobe-oneliner.h"
 
 #include <bpf/bpf.h>
@@ -319,25 +320,37 @@ static int check_kernel(void)
 
 /* ---- --dump-metadata ---- */
 
+/* Text in double quotes, escaped as a C string literal or, for JSON, as a
+ * JSON string (Support/Escape.h). */
+static void print_quoted(const char *s, size_t len, bool json)
+{
+	char esc[8];
+
+	putchar('"');
+	for (size_t i = 0; i < len; i++) {
+		if (bpfprobe_quote_escape(s[i], json, esc))
+			fputs(esc, stdout);
+		else
+			putchar(s[i]);
+	}
+	putchar('"');
+}
+
 /* A value as the metadata escapes it; quoted when asked (it may hold spaces). */
 static void dump_str(const char *v, bool quoted)
 {
-	if (quoted)
-		putchar('"');
+	if (quoted) {
+		print_quoted(v, strlen(v), false);
+		return;
+	}
 	for (; *v; v++) {
-		if (*v == '\\')
-			fputs("\\\\", stdout);
-		else if (*v == '\n')
-			fputs("\\n", stdout);
-		else if (*v == '\t')
-			fputs("\\t", stdout);
-		else if (quoted && *v == '"')
-			fputs("\\\"", stdout);
+		const char *esc = bpfprobe_value_escape(*v);
+
+		if (esc)
+			fputs(esc, stdout);
 		else
 			putchar(*v);
 	}
-	if (quoted)
-		putchar('"');
 }
 
 static void dump_value(const char *key, const char *v)
@@ -627,22 +640,6 @@ static int printk_open(struct printk_reader *r)
 	return 0;
 }
 
-static void print_json_str(const char *s, size_t len)
-{
-	putchar('"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static bool is_number(const char *s)
 {
 	char *end;
@@ -767,7 +764,7 @@ static void printk_line(struct printk_reader *r, char *line)
 	ts = strrchr(cpu, ' ');
 	if (opt.json) {
 		printf("{\"type\":\"printk\",\"comm\":");
-		print_json_str(task, strlen(task));
+		print_quoted(task, strlen(task), true);
 		printf(",\"tid\":%ld", tid);
 		if (tgid > 0)
 			printf(",\"pid\":%ld", tgid);
@@ -777,7 +774,7 @@ static void printk_line(struct printk_reader *r, char *line)
 		else
 			printf("null");
 		printf(",\"msg\":");
-		print_json_str(msg, strlen(msg));
+		print_quoted(msg, strlen(msg), true);
 		printf("}\n");
 	} else {
 		printf("%s-%ld: %s\n", task, tgid > 0 ? tgid : tid, msg);
@@ -1140,9 +1137,9 @@ static void print_hist(struct bpfprobe_records *recs, const struct bpfprobe_site
 	}
 	if (opt.json) {
 		printf("{\"type\":\"hist\",\"program\":");
-		print_json_str(s->program, strlen(s->program));
+		print_quoted(s->program, strlen(s->program), true);
 		printf(",\"arg\":");
-		print_json_str(s->arg_labels[arg], strlen(s->arg_labels[arg]));
+		print_quoted(s->arg_labels[arg], strlen(s->arg_labels[arg]), true);
 		printf(",\"buckets\":[");
 		for (int i = lo; lo >= 0 && i <= hi; i++) {
 			bucket_label(i, label, sizeof(label));
@@ -1181,9 +1178,9 @@ static void report_sites(const struct bpfprobe_meta *meta,
 			continue;
 		if (opt.json) {
 			printf("{\"type\":\"%s\",\"program\":", opt.count_only ? "count" : "site");
-			print_json_str(s->program, strlen(s->program));
+			print_quoted(s->program, strlen(s->program), true);
 			printf(",\"label\":");
-			print_json_str(s->label, strlen(s->label));
+			print_quoted(s->label, strlen(s->label), true);
 			if (st.counted)
 				printf(",\"hits\":%llu", (unsigned long long)st.hits);
 			else

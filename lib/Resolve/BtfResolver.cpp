@@ -68,10 +68,6 @@ BtfTypes::~BtfTypes() {
 
 namespace {
 
-Error errorAt(TextRange R, const Twine &Msg, Hint H = {}) {
-  return make_error<ResolveError>(R, Msg.str(), std::move(H));
-}
-
 /// The closest of Names to Name, when close enough to be a misspelling.
 std::string closest(StringRef Name, ArrayRef<std::string> Names) {
   std::string Best;

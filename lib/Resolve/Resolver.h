@@ -119,6 +119,12 @@ private:
   std::vector<std::string> Notes;
 };
 
+/// The error about the annotation text at R, which the plugin shows with a
+/// caret there (errors with no place in the annotation: Support/Error.h).
+inline llvm::Error errorAt(TextRange R, const llvm::Twine &Msg, Hint H = {}) {
+  return llvm::make_error<ResolveError>(R, Msg.str(), std::move(H));
+}
+
 /// Classifies a C type built only from keywords ("unsigned long", "char *",
 /// "_Bool"). Returns std::nullopt when the type names a typedef or a
 /// struct/union/enum tag that only the front end can look up; an error for

@@ -9,6 +9,7 @@
  * It depends on libc only, so the fuzzer links it alone.
  */
 #include "Internal.h"
+#include "Support/Escape.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -20,17 +21,6 @@ struct bpfprobe_meta {
 	struct bpfprobe_site *sites;
 	size_t site_cnt;
 };
-
-__u32 bpfprobe_fnv1a(const char *s)
-{
-	__u32 h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
 
 const char *bpfprobe_kind__str(enum bpfprobe_kind kind)
 {
@@ -53,11 +43,14 @@ struct parse_pos {
 	size_t line_off;    /* byte offset of the line */
 };
 
-/* Prints \p s (at most \p max bytes) for a message, escaping controls. */
+/* Prints \p s (at most \p max bytes) for a message, escaped as quoted
+ * text (Support/Escape.h). */
 static void quote(char *out, size_t out_sz, const char *s, size_t len)
 {
 	size_t o = 0;
 	size_t max = 40;
+	char esc[8];
+	int n;
 
 	for (size_t i = 0; i < len && o + 5 < out_sz; i++) {
 		unsigned char c = s[i];
@@ -66,14 +59,13 @@ static void quote(char *out, size_t out_sz, const char *s, size_t len)
 			o += snprintf(out + o, out_sz - o, "...");
 			break;
 		}
-		if (c == '\n')
-			o += snprintf(out + o, out_sz - o, "\\n");
-		else if (c == '\t')
-			o += snprintf(out + o, out_sz - o, "\\t");
-		else if (c < 0x20 || c >= 0x7f)
-			o += snprintf(out + o, out_sz - o, "\\x%02x", c);
-		else
+		n = bpfprobe_quote_escape(c, 0, esc);
+		if (!n)
 			out[o++] = c;
+		else if (o + n < out_sz)
+			o += snprintf(out + o, out_sz - o, "%s", esc);
+		else
+			break;
 	}
 	out[o < out_sz ? o : out_sz - 1] = 0;
 }
@@ -96,10 +88,12 @@ static int corrupt(const struct parse_pos *pos, const char *fmt, ...)
 	return -EBADMSG;
 }
 
-/* Undoes the escaping of docs/metadata.md in place: \\ \n \t. */
+/* Undoes the escaping of docs/metadata.md in place: \\ \n \t
+ * (Support/Escape.h, the rules the plugin's writer uses). */
 static int unescape(const struct parse_pos *pos, const char *key, char *s)
 {
 	char *w = s;
+	int c;
 
 	for (char *r = s; *r; r++) {
 		if (*r != '\\') {
@@ -107,12 +101,8 @@ static int unescape(const struct parse_pos *pos, const char *key, char *s)
 			continue;
 		}
 		r++;
-		if (*r == '\\')
-			*w++ = '\\';
-		else if (*r == 'n')
-			*w++ = '\n';
-		else if (*r == 't')
-			*w++ = '\t';
+		if ((c = bpfprobe_value_unescape(*r)) >= 0)
+			*w++ = c;
 		else if (!*r)
 			return corrupt(pos, "value of '%s' ends with a lone backslash", key);
 		else

@@ -97,7 +97,7 @@ set(rec_sources
   ${PROJECT_SOURCE_DIR}/lib/Runtime/RecordFormat.c
   ${PROJECT_SOURCE_DIR}/lib/Runtime/MetadataReader.c
   ${PROJECT_SOURCE_DIR}/lib/Runtime/Print.c)
-set(rec_includes -I${PROJECT_SOURCE_DIR}/include)
+set(rec_includes -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/lib)
 foreach(dir ${LIBBPF_INCLUDE_DIRS})
   list(APPEND rec_includes -I${dir})
 endforeach()
@@ -113,6 +113,7 @@ add_custom_command(OUTPUT ${out}
   # sources the fuzzer includes, and the runtime's headers, here.
   DEPENDS ${rec_sources} ${PROJECT_SOURCE_DIR}/lib/Runtime/RecordStream.c
     ${PROJECT_SOURCE_DIR}/lib/Runtime/Internal.h
+    ${PROJECT_SOURCE_DIR}/lib/Support/Escape.h
   DEPFILE ${out}.d
   COMMENT "Building libFuzzer target bpfprobe-record-fuzzer"
   VERBATIM)
