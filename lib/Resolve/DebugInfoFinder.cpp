@@ -763,15 +763,12 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   }
 
   if (Error E = checkLineTableForms(*DI->DebugObj))
-    return createStringError(inconvertibleErrorCode(),
-                             DI->DebugPath + ": " + toString(std::move(E)));
+    return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (Error E = checkFrameSections(*DI->DebugObj))
-    return createStringError(inconvertibleErrorCode(),
-                             DI->DebugPath + ": " + toString(std::move(E)));
+    return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (DI->TargetObj && DI->TargetObj != DI->DebugObj)
     if (Error E = checkFrameSections(*DI->TargetObj))
-      return createStringError(inconvertibleErrorCode(),
-                               DI->TargetPath + ": " + toString(std::move(E)));
+      return fail(DI->TargetPath + ": " + toString(std::move(E)));
   // Lazy: creating the context reads the section table only; units are
   // parsed on first use.
   DI->Dwarf = DWARFContext::create(*DI->DebugObj);
