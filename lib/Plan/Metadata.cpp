@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plan/Metadata.h"
+#include "Support/Text.h"
 #include "Target/ArchABI.h"
 #include "bpfprobe/metadata.h"
 
@@ -16,26 +17,13 @@ using namespace llvm;
 
 namespace bpfprobe {
 
-static void putEscaped(raw_ostream &OS, StringRef V) {
-  for (char C : V) {
-    if (C == '\\')
-      OS << "\\\\";
-    else if (C == '\n')
-      OS << "\\n";
-    else if (C == '\t')
-      OS << "\\t";
-    else
-      OS << C;
-  }
-}
-
 std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   std::string Out;
   raw_string_ostream OS(Out);
   OS << BPFPROBE_METADATA_MAGIC << ' ' << BPFPROBE_METADATA_VERSION << '\n';
   auto Put = [&](StringRef K, StringRef V) {
     OS << K << '=';
-    putEscaped(OS, V);
+    writeEscapedValue(OS, V);
     OS << '\n';
   };
   Put(BPFPROBE_KEY_PROGRAM, Site.Program);
@@ -68,7 +56,7 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
     Put(BPFPROBE_KEY_ENTRY_OF, Site.EntryOf);
   for (const ArgPlan &A : Site.Args) {
     OS << BPFPROBE_KEY_ARG << '=';
-    putEscaped(OS, A.Name);
+    writeEscapedValue(OS, A.Name);
     // A pointer-and-length string records its length beside its bytes.
     if (A.Length && A.Type.Kind == ValueType::String)
       OS << '\t'
@@ -77,9 +65,9 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
          << '\t';
     else
       OS << '\t' << A.Type.kprobeTypeName() << '\t';
-    putEscaped(OS, formatFetchArg(*A.Expr, A.Type, ABI, Site.Space));
+    writeEscapedValue(OS, formatFetchArg(*A.Expr, A.Type, ABI, Site.Space));
     OS << '\t';
-    putEscaped(OS, A.Text);
+    writeEscapedValue(OS, A.Text);
     OS << '\n';
   }
   OS << BPFPROBE_METADATA_END << '\n';
