@@ -16,6 +16,14 @@
  * the first attach failure everything attached so far is detached. With
  * `partial`, a site that fails its check or its attach is reported and
  * skipped, and the others attach.
+ *
+ * An entry program (`entry_of`) and the site that reads what it saves
+ * (`entry_program`: `@entry(...)` in a return probe, a DW_OP_entry_value
+ * taken at the function's entry) are one unit: they are attached one right
+ * after the other, and when either cannot be checked or attached both are
+ * skipped and reported, so a return probe never runs alone printing
+ * `<missed>` for every value, nor an entry program filling its map for
+ * nobody.
  */
 #include "Internal.h"
 
@@ -398,6 +406,45 @@ static int check_kernel_site(struct attach_ctx *c, struct plan *p)
 	return 0;
 }
 
+/* ---- @entry pairs ---- */
+
+/* The other half of site \p i's pair (its entry program, or the site the
+ * entry program serves); -1 when it has none, -2 when it names a program
+ * that is no site of the metadata. */
+static long pair_of(const struct bpfprobe_meta *meta, size_t i)
+{
+	const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
+	const char *other = s->entry_program ? s->entry_program : s->entry_of;
+	size_t n = bpfprobe_meta__site_cnt(meta);
+
+	if (!other)
+		return -1;
+	for (size_t j = 0; j < n; j++) {
+		const struct bpfprobe_site *o = bpfprobe_meta__site(meta, j);
+
+		if (j != i && !strcmp(o->program, other) &&
+		    (s->entry_program ? o->entry_of && !strcmp(o->entry_of, s->program)
+				      : o->entry_program && !strcmp(o->entry_program, s->program)))
+			return (long)j;
+	}
+	return -2;
+}
+
+/* Site \p j is skipped because its pair \p i is. */
+static void skip_pair(struct bpfprobe_attachment *att, size_t i, size_t j,
+		      int err)
+{
+	const struct bpfprobe_site *s = bpfprobe_meta__site(att->meta, j);
+	const struct bpfprobe_site *o = bpfprobe_meta__site(att->meta, i);
+
+	pr_warn("probe '%s' (%s): not attached without '%s', %s\n", s->program,
+		s->spec, o->program,
+		s->entry_of ? "the probe its saved values are for"
+			    : "the entry program that saves its entry values");
+	att->site_err[j] = err;
+	att->skipped_cnt++;
+}
+
 /* ---- attach ---- */
 
 static int check_pmu(const char *kind)
@@ -461,6 +508,27 @@ static void describe(const struct plan *p, char *buf, size_t sz)
 			 (unsigned long long)s->offset);
 }
 
+/* Attaches one site (or, in a dry run, says where it would go). */
+static int attach_one(struct attach_ctx *c, struct bpfprobe_attachment *att,
+		      struct plan *p)
+{
+	char where[PATH_MAX + 128];
+	int err;
+
+	describe(p, where, sizeof(where));
+	if (c->dry_run) {
+		pr_info("would attach '%s' as %s%s\n", p->site->program, where,
+			c->pid > 0 && is_user(p->site) ? " in one process" : "");
+		return 0;
+	}
+	err = attach_site(c, p, &att->links[att->link_cnt]);
+	if (err)
+		return err;
+	att->link_cnt++;
+	pr_debug("attached '%s' as %s\n", p->site->program, where);
+	return 0;
+}
+
 void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att)
 {
 	if (!att)
@@ -490,7 +558,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	char why[512];
 	size_t n;
 	int first_err = 0, err;
-	bool partial;
+	bool partial, *done = NULL;
 
 	if (!OPTS_VALID(opts, bpfprobe_attach_opts))
 		return fail(NULL, -EINVAL);
@@ -556,6 +624,11 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			err = refuse(&c, s, false, NULL, -ENOENT,
 				     "program '%s' named by the .bpfprobe metadata is not in the BPF object '%s'",
 				     s->program, bpf_object__name(obj));
+		} else if (pair_of(c.meta, i) == -2) {
+			err = refuse(&c, s, false, NULL, -ENOENT,
+				     "%s '%s' is no site of the .bpfprobe metadata (or does not name this one back)",
+				     s->entry_program ? "its entry program" : "the probe it saves entry values for",
+				     s->entry_program ? s->entry_program : s->entry_of);
 		} else if (is_user(s)) {
 			err = check_user_site(&c, p);
 		} else {
@@ -571,36 +644,56 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			att->skipped_cnt++;
 		}
 	}
+	/* A pair is skipped together (pairs are disjoint: one pass). */
+	for (size_t i = 0; partial && i < n; i++) {
+		long j = pair_of(c.meta, i);
+
+		if (att->site_err[i] && j >= 0 && !att->site_err[j])
+			skip_pair(att, i, (size_t)j, att->site_err[i]);
+	}
 	if (first_err && (!partial || att->skipped_cnt == n))
 		goto out;
 	first_err = 0;
 
+	done = calloc(n, sizeof(*done));
+	if (!done) {
+		first_err = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
-		struct plan *p = &c.plans[i];
-		char where[PATH_MAX + 128];
+		long j = pair_of(c.meta, i);
 
-		if (att->site_err[i])
+		if (att->site_err[i] || done[i])
 			continue;
-		describe(p, where, sizeof(where));
-		if (c.dry_run) {
-			pr_info("would attach '%s' as %s%s\n", p->site->program, where,
-				c.pid > 0 && is_user(p->site) ? " in one process" : "");
-			continue;
-		}
-		err = attach_site(&c, p, &att->links[att->link_cnt]);
-		if (err && partial) {
+		/* The pair's second half right after the first. */
+		done[i] = true;
+		err = attach_one(&c, att, &c.plans[i]);
+		if (!err && j >= 0 && !done[j]) {
+			done[j] = true;
+			err = attach_one(&c, att, &c.plans[j]);
+			if (err && !c.dry_run)
+				bpf_link__destroy(att->links[--att->link_cnt]);
+			if (err && partial) {
+				att->site_err[j] = err;
+				att->skipped_cnt++;
+				skip_pair(att, (size_t)j, i, err);
+				first_err = first_err ? first_err : err;
+				continue;
+			}
+		} else if (err && partial) {
 			att->site_err[i] = err;
 			att->skipped_cnt++;
-			if (!first_err)
-				first_err = err;
+			if (j >= 0 && !done[j]) {
+				done[j] = true;
+				skip_pair(att, i, (size_t)j, err);
+			}
+			first_err = first_err ? first_err : err;
 			continue;
 		}
 		if (err) {
 			first_err = err;
 			goto out;
 		}
-		att->link_cnt++;
-		pr_debug("attached '%s' as %s\n", p->site->program, where);
 	}
 	/* Partial: an error only when nothing attached. */
 	if (partial && att->skipped_cnt < n)
@@ -611,6 +704,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 				bpfprobe_meta__site(c.meta, i)->program,
 				c.dry_run ? "would attach" : "are attached");
 out:
+	free(done);
 	for (size_t i = 0; c.bins && i < c.bin_cnt; i++)
 		bpfprobe_elf_close(c.bins[i].elf);
 	free(c.bins);
