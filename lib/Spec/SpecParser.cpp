@@ -127,6 +127,7 @@ private:
   Error parseQuotedName(ProbePlace &P);
   Error parseParams(ProbePlace &P, unsigned Close);
   Error parseSourcePlace(ProbePlace &P);
+  Error parseOffset(ProbePlace &P);
   Error parseArgList(ProbeSpec &S);
   Error parseArg(ProbeArg &A);
   Error parseEntryArg(ProbeArg &A);
@@ -532,6 +533,22 @@ Error SpecParser::parseParams(ProbePlace &P, unsigned Close) {
   return Error::success();
 }
 
+/// An optional `+OFFSET` after a symbol (decimal or 0x hexadecimal).
+Error SpecParser::parseOffset(ProbePlace &P) {
+  if (peek() != '+')
+    return Error::success();
+  ++Pos;
+  unsigned OB = Pos;
+  uint64_t V = 0;
+  if (Error E = parseNumber("offset", std::numeric_limits<int64_t>::max(),
+                            V, &P.OffsetIsHex))
+    return E;
+  P.Offset = V;
+  P.HasOffset = true;
+  P.OffsetRange = {OB, Pos};
+  return Error::success();
+}
+
 /// After a source name: `@FILE:LINE`, `:REL-LINE` or `+OFFSET`.
 Error SpecParser::parseSourcePlace(ProbePlace &P) {
   if (peek() == '@') {
@@ -561,18 +578,7 @@ Error SpecParser::parseSourcePlace(ProbePlace &P) {
     return error(Pos, "unexpected " + describe(Pos) + " after the name '" +
                           P.Symbol + "'; quote names the grammar cannot "
                           "take: '" + P.Symbol + "...'");
-  if (peek() != '+')
-    return Error::success();
-  ++Pos;
-  unsigned OB = Pos;
-  uint64_t V = 0;
-  if (Error E = parseNumber("offset", std::numeric_limits<int64_t>::max(),
-                            V, &P.OffsetIsHex))
-    return E;
-  P.Offset = V;
-  P.HasOffset = true;
-  P.OffsetRange = {OB, Pos};
-  return Error::success();
+  return parseOffset(P);
 }
 
 Error SpecParser::parsePlace(ProbePlace &P) {
@@ -642,18 +648,7 @@ Error SpecParser::parsePlace(ProbePlace &P) {
   P.Form = ProbePlace::SymbolOffset;
   P.Symbol = Name.str();
   P.SymbolRange = {B, Pos};
-  if (peek() != '+')
-    return Error::success();
-  ++Pos;
-  unsigned OB = Pos;
-  uint64_t V = 0;
-  if (Error E = parseNumber("offset", std::numeric_limits<int64_t>::max(),
-                            V, &P.OffsetIsHex))
-    return E;
-  P.Offset = V;
-  P.HasOffset = true;
-  P.OffsetRange = {OB, Pos};
-  return Error::success();
+  return parseOffset(P);
 }
 
 Error SpecParser::parseArgList(ProbeSpec &S) {
