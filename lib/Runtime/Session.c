@@ -19,6 +19,9 @@
  * (bpf_kprobe_multi_link needs CONFIG_FPROBE, bpf_uprobe_multi_link
  * CONFIG_UPROBES) must all be there.
  *
+ * Limit: the session kfuncs are weak externs of the object, so libbpf needs
+ * the kernel's BTF to load it even when the pair is loaded.
+ *
  * At attach time a pair whose session program is loaded is one link, made
  * with a raw BPF_LINK_CREATE (libbpf 1.1 knows neither session attach type
  * nor the uprobe_multi attributes; their layout is written out here).
