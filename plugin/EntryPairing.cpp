@@ -56,6 +56,32 @@
 /// return program (it comes first in the metadata), so calls that start
 /// in between are seen at the entry and only miss their return.
 ///
+/// Session programs: a kernel with `kprobe.session` (6.10) or
+/// `uprobe.session` (6.13) runs one program at both the entry and the
+/// return of a call, and gives both runs the same per-call cookie
+/// (bpf_session_cookie(), 8 bytes, too small for a record). For a
+/// kretprobe or uretprobe the pass also emits `<prog>__session`, in a
+/// `?kprobe`/`?uprobe` section (not loaded unless the runtime asks):
+/// \code
+///   SEC("?uprobe") int on_ret__session(struct pt_regs *ctx) {
+///     if (!bpf_session_is_return()) {
+///       ... on_ret__entry's prologue; the frame kept in the cookie
+///       return 0;                 // 0: the return run happens
+///     }
+///     ... on_ret's prologue and body, taking the record by the cookie's frame
+///   }
+/// \endcode
+/// The entry run keeps the frame (its stack pointer) in the cookie and
+/// saves the record under it, the return run takes the record saved under
+/// the cookie's frame: the same LRU map and key as the pair, so recursion
+/// pairs and a call that never returns leaves a record the LRU evicts.
+/// (The cookie's value is what the kernel keeps for the return, not its
+/// address: uprobe sessions hand the entry run a copy on the stack.) A
+/// return run always had its entry run, so a return is missed only when
+/// its record was evicted. The runtime chooses, before the object is
+/// loaded, between this program and the entry/return pair
+/// (lib/Runtime/Session.c).
+///
 /// Limits: a task that switches stacks (coroutines, sigaltstack) and
 /// enters the function again at the very frame address of a call in flight
 /// on the other stack overwrites that call's record.
@@ -205,6 +231,39 @@ Expected<EntryMaps> createEntryMaps(Module &M, StringRef Program,
     return D.takeError();
   Maps.Depth = *D;
   return Maps;
+}
+
+Value *emitSessionCall(IRBuilder<> &B, SessionKfunc K) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  LLVMContext &Ctx = M.getContext();
+  bool IsReturn = K == SessionKfunc::IsReturn;
+  StringRef Name = IsReturn ? "bpf_session_is_return" : "bpf_session_cookie";
+  Type *RetTy = IsReturn ? Type::getInt1Ty(Ctx)
+                         : static_cast<Type *>(PointerType::getUnqual(Ctx));
+  FunctionType *FT = FunctionType::get(RetTy, false);
+  Function *F = M.getFunction(Name);
+  if (!F) {
+    F = Function::Create(FT, GlobalValue::ExternalWeakLinkage, Name, M);
+    F->setSection(".ksyms");
+    F->setDSOLocal(true);
+    DICompileUnit *CU = *M.debug_compile_units_begin();
+    DIBuilder DIB(M, /*AllowUnresolved=*/false, CU);
+    DIFile *File = CU->getFile();
+    DIType *DRet =
+        IsReturn
+            ? static_cast<DIType *>(
+                  DIB.createBasicType("_Bool", 8, dwarf::DW_ATE_boolean))
+            : DIB.createPointerType(
+                  DIB.createBasicType("unsigned long long", 64,
+                                      dwarf::DW_ATE_unsigned),
+                  64);
+    DISubprogram *SP = DIB.createFunction(
+        File, Name, StringRef(), File, 0,
+        DIB.createSubroutineType(DIB.getOrCreateTypeArray({DRet})), 0,
+        DINode::FlagPrototyped, DISubprogram::SPFlagOptimized);
+    F->setSubprogram(SP);
+  }
+  return B.CreateCall(F->getFunctionType(), F, {});
 }
 
 void emitEntrySave(IRBuilder<> &B, const EntryMaps &Maps, AllocaInst *Vals,

@@ -60,6 +60,22 @@ void emitEntrySave(llvm::IRBuilder<> &B, const EntryMaps &Maps,
 llvm::Value *emitEntryTake(llvm::IRBuilder<> &B, const EntryMaps &Maps,
                            llvm::AllocaInst *Vals, llvm::Value *Frame);
 
+/// A kfunc of session programs (`kprobe.session`, `uprobe.session`),
+/// declared as `extern ... __ksym __weak` would declare it: an extern weak
+/// function in section `.ksyms` with a DISubprogram, so that BTF gets an
+/// extern FUNC for libbpf to resolve against the kernel's BTF.
+enum class SessionKfunc {
+  /// `bool bpf_session_is_return(void)`: the run at the function's return.
+  IsReturn,
+  /// `__u64 *bpf_session_cookie(void)`: 8 bytes of this call's own,
+  /// shared by its entry and return runs.
+  Cookie,
+};
+
+/// Calls \p K (declaring it first); an i1 for IsReturn, a pointer for
+/// Cookie. The module needs debug info (createEntryMaps checked it).
+llvm::Value *emitSessionCall(llvm::IRBuilder<> &B, SessionKfunc K);
+
 } // namespace bpfprobe
 
 #endif

@@ -148,6 +148,11 @@ std::vector<AnnotatedBody> takePlans(Module &M, const IssuedPlans *Issued,
       Bodies.push_back({F, {}});
       It = std::prev(Bodies.end());
     }
+    // A return probe's entry values: a session program too
+    // (EntryPairing.cpp).
+    if (!Plan->EntryProgram.empty() &&
+        (Plan->Kind == "uretprobe" || Plan->Kind == "kretprobe"))
+      Plan->SessionProgram = Plan->Program + "__session";
     It->Sites.push_back(std::move(*Plan));
   }
   if (Bodies.empty())
@@ -263,8 +268,16 @@ public:
     SavesEntry = Saves;
   }
 
+  /// In a session program (EntryPairing.cpp): the entry run keeps the
+  /// frame in the session cookie, the return run reads it from there.
+  void setSession() { Session = true; }
+
   Function *build(Function *Wrapper) {
-    BasicBlock *EntryBB = BasicBlock::Create(Ctx, "entry", Wrapper);
+    return buildAt(Wrapper, BasicBlock::Create(Ctx, "entry", Wrapper));
+  }
+
+  /// Builds the prologue from \p EntryBB on (a session program's half).
+  Function *buildAt(Function *Wrapper, BasicBlock *EntryBB) {
     B.SetInsertPoint(EntryBB);
     if (DILocation *L = debugLocation(Wrapper))
       B.SetCurrentDebugLocation(L);
@@ -355,6 +368,7 @@ private:
   /// program, the i1 "the entry was missed".
   const EntryMaps *Entry = nullptr;
   bool SavesEntry = false;
+  bool Session = false;
   AllocaInst *EntryVals = nullptr;
   Value *EntryMissed = nullptr;
 
@@ -395,6 +409,16 @@ private:
   /// pointer at the entry (at the return, the popped return address added
   /// back); null for trampolines, which pair by call depth.
   Value *entryFrame() {
+    // A session program: the entry's stack pointer, kept in the call's
+    // cookie for its return run (EntryPairing.cpp).
+    if (Session) {
+      Value *Cookie = emitSessionCall(B, SessionKfunc::Cookie);
+      if (!SavesEntry)
+        return B.CreateLoad(i64(), Cookie, "entry.sp");
+      Value *SP = eval(*FetchExpr::reg(ABI.SPReg));
+      B.CreateStore(SP, Cookie);
+      return SP;
+    }
     if (Site.Kind == "fentry" || Site.Kind == "fexit")
       return nullptr;
     // A site inside the function: its plan computes the entry's stack
@@ -1414,6 +1438,44 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
       if (Maps)
         WB.setEntry(&*Maps, /*Saves=*/false);
       WB.build(MakeWrapper(Site));
+      // A return probe's session program, loaded instead of the pair when
+      // the kernel has session programs (EntryPairing.cpp). Not a site of
+      // the metadata: the return site names it.
+      if (Maps && !Site.SessionProgram.empty()) {
+        if (M.getFunction(Site.SessionProgram)) {
+          diagnose(M, "cannot create probe program '" + Site.SessionProgram +
+                          "': the name is taken");
+          continue;
+        }
+        Function *SW = Function::Create(WT, GlobalValue::ExternalLinkage,
+                                        Site.SessionProgram, M);
+        SW->setSection(Site.Space == AddrSpace::User ? "?uprobe" : "?kprobe");
+        SW->setAttributes(AttributeList::get(
+            M.getContext(), AttributeList::FunctionIndex,
+            AttrBuilder(M.getContext(), F.getAttributes().getFnAttrs())));
+        SW->removeFnAttr(Attribute::AlwaysInline);
+        attachDebugInfo(M, F, *SW);
+        Wrappers.push_back(SW);
+        IRBuilder<> SB(BasicBlock::Create(M.getContext(), "entry", SW));
+        if (DISubprogram *SP = SW->getSubprogram())
+          SB.SetCurrentDebugLocation(
+              DILocation::get(M.getContext(), SP->getLine(), 0, SP));
+        BasicBlock *AtEntry =
+            BasicBlock::Create(M.getContext(), "session.entry", SW);
+        BasicBlock *AtReturn =
+            BasicBlock::Create(M.getContext(), "session.return", SW);
+        SB.CreateCondBr(emitSessionCall(SB, SessionKfunc::IsReturn), AtReturn,
+                        AtEntry);
+        SitePlan ES = entrySitePlan(Site);
+        WrapperBuilder SE(M, F, ES, *ABI, &Core);
+        SE.setEntry(&*Maps, /*Saves=*/true);
+        SE.setSession();
+        SE.buildAt(SW, AtEntry);
+        WrapperBuilder SR(M, F, Site, *ABI, &Core);
+        SR.setEntry(&*Maps, /*Saves=*/false);
+        SR.setSession();
+        SR.buildAt(SW, AtReturn);
+      }
     }
   }
 

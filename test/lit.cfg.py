@@ -109,6 +109,17 @@ if can_uprobe():
     config.available_features.add("bpf-uprobe")
 if os.path.exists("/sys/bus/event_source/devices/kprobe/type"):
     config.available_features.add("bpf-kprobe")
+# uprobe.session (6.13+): the kernel's BTF names the attach type.
+def has_btf_name(name):
+    try:
+        with open("/sys/kernel/btf/vmlinux", "rb") as f:
+            return name.encode() + b"\0" in f.read()
+    except OSError:
+        return False
+
+
+if "bpf-uprobe" in config.available_features and has_btf_name("BPF_TRACE_UPROBE_SESSION"):
+    config.available_features.add("uprobe-session")
 if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-spec-fuzzer")):
     config.available_features.add("spec-fuzzer")
 for fuzzer in ("plan", "dwarf", "record"):  # test/fuzz/Fuzzers.cmake

@@ -409,10 +409,10 @@ static int dump_metadata(const char *path)
 
 /* ---- loading ---- */
 
-static int load_object(struct bpf_object *obj)
+static int load_object(struct bpf_object *obj, const struct bpfprobe_meta *meta)
 {
 	BPFPROBE_OPTS(bpfprobe_load_opts, lo, .whole_log = opt.verbose,
-		      .whole_log_hint = "-v shows the whole log");
+		      .whole_log_hint = "-v shows the whole log", .meta = meta);
 	int err = bpfprobe_object__load(obj, &lo);
 
 	if (!err)
@@ -1069,7 +1069,7 @@ static int load(struct run *r)
 		err_msg("cannot size the records maps: %s\n", strerror(-ret));
 		return EXIT_ERROR;
 	}
-	ret = load_object(r->obj);
+	ret = load_object(r->obj, r->meta);
 	if (ret)
 		return ret;
 	r->recs = bpfprobe_records__new(r->obj, r->meta, &ro);
@@ -1111,9 +1111,13 @@ static int attach(struct run *r)
 		bpfprobe_printk__name_task(r->printk, r->cmd.pid, opt.cmd[0]);
 	else if (r->printk && opt.pid > 0)
 		bpfprobe_printk__name_task(r->printk, opt.pid, NULL);
-	if (opt.verbose)
-		err_msg("%zu site%s attached\n", bpfprobe_attachment__link_cnt(r->att),
-			bpfprobe_attachment__link_cnt(r->att) == 1 ? "" : "s");
+	if (opt.verbose) {
+		/* A session link attaches the two sites of an @entry pair. */
+		size_t sites = bpfprobe_attachment__link_cnt(r->att) +
+			       2 * bpfprobe_attachment__session_cnt(r->att);
+
+		err_msg("%zu site%s attached\n", sites, sites == 1 ? "" : "s");
+	}
 	return EXIT_OK;
 }
 

@@ -45,6 +45,14 @@ extern "C" {
 #define BPFPROBE_KEY_ENTRY_PROGRAM "entry_program"
 /** On that entry program: the return program it saves values for. */
 #define BPFPROBE_KEY_ENTRY_OF "entry_of"
+/**
+ * On a kretprobe or uretprobe with an entry program: a program of the
+ * object, in a `?kprobe`/`?uprobe` section (not loaded by default), that
+ * does the work of both as one kprobe.session/uprobe.session program; no
+ * site of its own. The runtime loads it instead of the pair when the kernel
+ * has session programs; its records are the return site's.
+ */
+#define BPFPROBE_KEY_SESSION_PROGRAM "session_program"
 /** Present on default-body probes: the id in their ring-buffer records. */
 #define BPFPROBE_KEY_RECORD_ID "record_id"
 /**

@@ -140,6 +140,13 @@ struct bpfprobe_site {
 	const char *entry_program;
 	/** On that entry program: the return program it serves; else NULL. */
 	const char *entry_of;
+	/**
+	 * On a kretprobe or uretprobe with entry values: the session program
+	 * doing the work of both (metadata key session_program), which
+	 * bpfprobe_object__load() loads instead of the pair when the kernel has
+	 * session programs and opts.meta is given; else NULL.
+	 */
+	const char *session_program;
 };
 
 /** Parsed `.bpfprobe` section: a list of sites. */
@@ -261,6 +268,12 @@ BPFPROBE_API int bpfprobe_attachment__site_err(const struct bpfprobe_attachment 
 /** Number of sites skipped under opts.partial. */
 BPFPROBE_API size_t
 bpfprobe_attachment__skipped_cnt(const struct bpfprobe_attachment *att);
+/**
+ * Session links: each attaches an `@entry(...)` pair's two sites as one
+ * session program, and is no bpf_link of bpfprobe_attachment__link().
+ */
+BPFPROBE_API size_t
+bpfprobe_attachment__session_cnt(const struct bpfprobe_attachment *att);
 /** Number of links: one per attached site. */
 BPFPROBE_API size_t
 bpfprobe_attachment__link_cnt(const struct bpfprobe_attachment *att);
@@ -449,9 +462,17 @@ struct bpfprobe_load_opts {
 	bool whole_log;
 	/** How to see the whole log, said where lines were left out. */
 	const char *whole_log_hint;
+	/**
+	 * The object's metadata: with it, `@entry(...)` pairs are loaded as
+	 * session programs (kprobe.session, uprobe.session) where the running
+	 * kernel has them ($BPFPROBE_ENTRY_PAIRING=map: never), and as an
+	 * entry and a return program paired through a map otherwise. Without
+	 * it, always the latter.
+	 */
+	const struct bpfprobe_meta *meta;
 	size_t :0;
 };
-#define bpfprobe_load_opts__last_field whole_log_hint
+#define bpfprobe_load_opts__last_field meta
 
 /**
  * bpf_object__load() with libbpf's warnings kept while it runs: when the

@@ -222,6 +222,11 @@ struct SitePlan {
   /// site's program (metadata key entry_of). Not part of the serialized
   /// plan.
   std::string EntryOf;
+  /// On a kretprobe or uretprobe with an entry program: the session
+  /// program the pass also synthesizes (entry and return in one, for
+  /// kernels with `kprobe.session`/`uprobe.session`; EntryPairing.cpp),
+  /// metadata key session_program. Not part of the serialized plan.
+  std::string SessionProgram;
   /// With an entry program, on a kprobe or uprobe site (not a return
   /// probe): the stack pointer the function had at its entry, computed at
   /// this site (the CFA less the return address), which pairs the site with

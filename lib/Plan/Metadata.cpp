@@ -52,6 +52,8 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
     Put(BPFPROBE_KEY_RECORD_ID, std::to_string(recordIdFor(Site.Program)));
   if (!Site.EntryProgram.empty())
     Put(BPFPROBE_KEY_ENTRY_PROGRAM, Site.EntryProgram);
+  if (!Site.SessionProgram.empty())
+    Put(BPFPROBE_KEY_SESSION_PROGRAM, Site.SessionProgram);
   if (!Site.EntryOf.empty())
     Put(BPFPROBE_KEY_ENTRY_OF, Site.EntryOf);
   for (const ArgPlan &A : Site.Args) {

@@ -23,7 +23,8 @@
  * after the other, and when either cannot be checked or attached both are
  * skipped and reported, so a return probe never runs alone printing
  * `<missed>` for every value, nor an entry program filling its map for
- * nobody.
+ * nobody. When the pair's session program was loaded instead
+ * (Session.c), the pair is that one program's link.
  */
 #include "Internal.h"
 
@@ -40,6 +41,8 @@ struct bpfprobe_attachment {
 	const struct bpfprobe_meta *meta;
 	struct bpf_link **links;
 	size_t link_cnt;
+	int *session_fds;   /* session links (Session.c) */
+	size_t session_cnt;
 	int *site_err;      /* per site of meta: 0, or why it was skipped */
 	size_t skipped_cnt;
 };
@@ -445,6 +448,19 @@ static void skip_pair(struct bpfprobe_attachment *att, size_t i, size_t j,
 	att->skipped_cnt++;
 }
 
+/* The return site of \p i's pair when the pair was loaded as a session
+ * program; -1 otherwise. */
+static long session_site(const struct attach_ctx *c, size_t i, long j)
+{
+	const struct bpfprobe_site *s = bpfprobe_meta__site(c->meta, i);
+	long r = s->entry_program ? (long)i : j;
+
+	if (j < 0 || r < 0 ||
+	    !bpfprobe_session_program(c->obj, bpfprobe_meta__site(c->meta, r)))
+		return -1;
+	return r;
+}
+
 /* ---- attach ---- */
 
 static int check_pmu(const char *kind)
@@ -529,10 +545,42 @@ static int attach_one(struct attach_ctx *c, struct bpfprobe_attachment *att,
 	return 0;
 }
 
+/* Attaches the session program of the pair whose return site \p p is. */
+static int attach_session(struct attach_ctx *c, struct bpfprobe_attachment *att,
+			  struct plan *p)
+{
+	const struct bpfprobe_site *s = p->site;
+	struct bpf_program *prog = bpfprobe_session_program(c->obj, s);
+	char where[PATH_MAX + 128];
+	int fd;
+
+	describe(p, where, sizeof(where));
+	if (c->dry_run) {
+		pr_info("would attach '%s' as %s, a session program\n",
+			s->session_program, where);
+		return 0;
+	}
+	fd = bpfprobe_session_link(prog, is_user(s), is_user(s) ? p->path : s->symbol,
+				   p->file_offset, c->pid);
+	if (fd < 0) {
+		pr_warn("probe '%s' (%s): attaching its session program '%s' to %s failed: %s\n",
+			s->program, s->spec, s->session_program,
+			is_user(s) ? p->path : p->func, strerror(-fd));
+		return fd;
+	}
+	att->session_fds[att->session_cnt++] = fd;
+	pr_debug("attached '%s' as %s, a session program (for '%s' and '%s')\n",
+		 s->session_program, where, s->entry_program, s->program);
+	return 0;
+}
+
 void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att)
 {
 	if (!att)
 		return;
+	for (size_t i = 0; i < att->session_cnt; i++)
+		close(att->session_fds[i]);
+	free(att->session_fds);
 	for (size_t i = 0; i < att->link_cnt; i++)
 		bpf_link__destroy(att->links[i]);
 	free(att->links);
@@ -603,8 +651,10 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	c.bins = calloc(n, sizeof(*c.bins));
 	c.plans = calloc(n, sizeof(*c.plans));
 	att->links = calloc(n, sizeof(*att->links));
+	att->session_fds = calloc(n, sizeof(*att->session_fds));
 	att->site_err = calloc(n + 1, sizeof(*att->site_err));
-	if (!c.bins || !c.plans || !att->links || !att->site_err) {
+	if (!c.bins || !c.plans || !att->links || !att->session_fds ||
+	    !att->site_err) {
 		first_err = -ENOMEM;
 		goto out;
 	}
@@ -661,10 +711,27 @@ bpfprobe_object__attach(struct bpf_object *obj,
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		long j = pair_of(c.meta, i);
+		long j = pair_of(c.meta, i), r = session_site(&c, i, j);
 
 		if (att->site_err[i] || done[i])
 			continue;
+		if (r >= 0) {
+			/* One session link for both halves. */
+			done[i] = done[j] = true;
+			err = attach_session(&c, att, &c.plans[r]);
+			if (err && partial) {
+				att->site_err[i] = err;
+				att->skipped_cnt++;
+				skip_pair(att, i, (size_t)j, err);
+				first_err = first_err ? first_err : err;
+				continue;
+			}
+			if (err) {
+				first_err = err;
+				goto out;
+			}
+			continue;
+		}
 		/* The pair's second half right after the first. */
 		done[i] = true;
 		err = attach_one(&c, att, &c.plans[i]);
@@ -746,4 +813,9 @@ int bpfprobe_attachment__site_err(const struct bpfprobe_attachment *att,
 size_t bpfprobe_attachment__skipped_cnt(const struct bpfprobe_attachment *att)
 {
 	return att ? att->skipped_cnt : 0;
+}
+
+size_t bpfprobe_attachment__session_cnt(const struct bpfprobe_attachment *att)
+{
+	return att ? att->session_cnt : 0;
 }

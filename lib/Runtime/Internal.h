@@ -50,6 +50,27 @@ BPFPROBE_HIDDEN bool bpfprobe_validate_opts(const char *opts, size_t opts_sz,
 /** "/sys", or $BPFPROBE_SYSFS_ROOT when the tests set it. */
 BPFPROBE_HIDDEN const char *bpfprobe_sysfs_root(void);
 
+/* ---- Session programs for @entry pairs (Session.c) ---- */
+
+/**
+ * Before loading: for each return site with a session program, loads
+ * either it (when the kernel has that session kind, and
+ * $BPFPROBE_ENTRY_PAIRING is not "map") or the entry/return pair.
+ */
+BPFPROBE_HIDDEN int bpfprobe_choose_pairing(struct bpf_object *obj,
+					    const struct bpfprobe_meta *meta);
+/** Site \p s's session program when it was loaded; else NULL. */
+BPFPROBE_HIDDEN struct bpf_program *
+bpfprobe_session_program(struct bpf_object *obj, const struct bpfprobe_site *s);
+/**
+ * Attaches a session program: to the binary \p where at file \p offset
+ * (\p user; only in process \p pid when > 0), or to kernel function
+ * \p where. The link's fd, or -errno.
+ */
+BPFPROBE_HIDDEN int bpfprobe_session_link(struct bpf_program *prog, bool user,
+					  const char *where, __u64 offset,
+					  int pid);
+
 /* ---- Records (RecordFormat.c) ---- */
 
 /** Bytes a record slot of kprobe_events type \p type takes. */

@@ -152,6 +152,9 @@ int bpfprobe_object__load(struct bpf_object *obj,
 		max_lines = 20;
 	whole = OPTS_GET(opts, whole_log, false);
 
+	if (OPTS_GET(opts, meta, NULL) &&
+	    (err = bpfprobe_choose_pairing(obj, opts->meta)))
+		return err;
 	load.len = 0;
 	load.pass_through = whole;
 	load.outer = libbpf_set_print(capture_print);

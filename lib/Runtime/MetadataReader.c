@@ -243,7 +243,7 @@ const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_uname(const char *mac
 enum {
 	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
 	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID,
-	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_CNT
+	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_CNT
 };
 
 static const struct {
@@ -267,6 +267,7 @@ static const struct {
 	[K_COMPAT] = { BPFPROBE_KEY_COMPAT, false },
 	[K_ENTRY_PROGRAM] = { BPFPROBE_KEY_ENTRY_PROGRAM, false },
 	[K_ENTRY_OF] = { BPFPROBE_KEY_ENTRY_OF, false },
+	[K_SESSION_PROGRAM] = { BPFPROBE_KEY_SESSION_PROGRAM, false },
 };
 
 struct record_builder {
@@ -403,6 +404,9 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	site->spec = v[K_SPEC];
 	site->entry_program = v[K_ENTRY_PROGRAM];
 	site->entry_of = v[K_ENTRY_OF];
+	site->session_program = v[K_SESSION_PROGRAM] && *v[K_SESSION_PROGRAM]
+					? v[K_SESSION_PROGRAM]
+					: NULL;
 	if ((site->entry_program && !*site->entry_program) ||
 	    (site->entry_of && !*site->entry_of))
 		return corrupt(pos, "'%s' is empty",

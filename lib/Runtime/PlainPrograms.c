@@ -20,10 +20,15 @@ struct bpfprobe_plain_links {
 static bool described(const struct bpfprobe_meta *meta,
 		      const struct bpf_program *prog)
 {
-	for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++)
-		if (!strcmp(bpfprobe_meta__site(meta, i)->program,
-			    bpf_program__name(prog)))
+	for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++) {
+		const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
+
+		/* A site's session program is attached with the site. */
+		if (!strcmp(s->program, bpf_program__name(prog)) ||
+		    (s->session_program &&
+		     !strcmp(s->session_program, bpf_program__name(prog))))
 			return true;
+	}
 	return false;
 }
 

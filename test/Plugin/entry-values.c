@@ -61,6 +61,7 @@ char LICENSE[] SEC("license") = "GPL";
 // META-NEXT: section=uretprobe/./demo:f
 // META-NEXT: kind=uretprobe
 // META:      entry_program=on_f__entry
+// META-NEXT: session_program=on_f__session
 // META-NEXT: arg=rv	s64	%ax:s64	$retval
 // META-NEXT: arg=a1	s64	@entry(%di):s64	@entry($arg1)
 // META-NEXT: arg=a2	u32	@entry(%si):u32	@entry($arg2):u32
@@ -76,6 +77,7 @@ char LICENSE[] SEC("license") = "GPL";
 // META-NEXT: kind=fentry
 // META:      program=on_fexit_pos
 // META:      entry_program=on_fexit_pos__entry
+// META-NOT:  session_program
 
 // Values: key {pid_tgid, stack pointer at the entry}, the fault word and
 // one word per value; BPF_MAP_TYPE_LRU_HASH (9), 16384 entries.
