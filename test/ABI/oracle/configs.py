@@ -38,7 +38,14 @@ CONFIGS = [
     _cfg("s390x", "s390x", "s390x-linux-gnu", "s390x-linux-gnu-gcc"),
     _cfg("powerpc64le", "powerpc64le", "powerpc64le-linux-gnu", "powerpc64le-linux-gnu-gcc"),
     _cfg("mips64", "mips64", "mips64el-linux-gnuabi64", "mips64el-linux-gnuabi64-gcc"),
-    _cfg("loongarch64", "loongarch64", "loongarch64-linux-gnu", "loongarch64-linux-gnu-gcc"),
+    # Without linker relaxation: clang 22 (unlike 19) relaxes by default on
+    # LoongArch, and a relocatable object's location and range lists then
+    # carry R_LARCH_ADD/SUB_ULEB128 pairs that only the linker resolves;
+    # llvm-dwarfdump reads those lists as empty ranges, so nearly every
+    # parameter had no oracle. Relaxation shortens address materialization
+    # and calls; where arguments are at entry does not depend on it.
+    _cfg("loongarch64", "loongarch64", "loongarch64-linux-gnu", "loongarch64-linux-gnu-gcc",
+         flags=["-mno-relax"]),
 ]
 TABLE_FILES = {
     "x86_64": "ArchX86_64.cpp", "i386": "ArchI386.cpp", "ia32-compat": "ArchIA32Compat.cpp",
