@@ -788,7 +788,9 @@ private:
     GlobalVariable *Map = M.getNamedGlobal(BPFPROBE_RECORDS_MAP);
     unsigned Size = sizeof(struct bpfprobe_record_hdr);
     for (const ArgPlan &A : Site.Args)
-      Size += A.Type.Kind == ValueType::String ? BPFPROBE_RECORD_STR_LEN : 8;
+      Size += A.Type.Kind != ValueType::String ? 8
+              : A.Length ? BPFPROBE_RECORD_COUNTED_STR_LEN
+                         : BPFPROBE_RECORD_STR_LEN;
     PointerType *PtrTy = PointerType::getUnqual(Ctx);
     Function *F = B.GetInsertBlock()->getParent();
     BasicBlock *Fill = BasicBlock::Create(Ctx, "fill", F);
@@ -1005,7 +1007,10 @@ private:
         ValueType T = A.Type;
         T.Size = std::min<unsigned>(T.Size, BPFPROBE_RECORD_STR_LEN);
         noteFault(copyCountedString(At(Off), V, Len, T));
-        Off += BPFPROBE_RECORD_STR_LEN;
+        // The whole length beside the bytes (metadata.h): a reader tells
+        // a truncated string by it.
+        B.CreateStore(Len, At(Off + BPFPROBE_RECORD_STR_LEN));
+        Off += BPFPROBE_RECORD_COUNTED_STR_LEN;
       } else if (A.Type.Kind == ValueType::String) {
         noteFault(copyString(At(Off), V, A.Type));
         Off += BPFPROBE_RECORD_STR_LEN;

@@ -180,6 +180,13 @@ for other in ("19", "22"):
         config.substitutions.append(("%other_clang", other_clang))
         break
 
+# libc++ of the same LLVM (apt's libc++-N-dev), for the libc++ layout tests:
+# `%clang_host -stdlib=libc++` finds its headers and library beside clang.
+libcxx_dir = os.path.normpath(os.path.join(tools, "..", "include", "c++", "v1"))
+if os.path.exists(os.path.join(libcxx_dir, "string")) and os.path.exists(
+        os.path.normpath(os.path.join(tools, "..", "lib", "libc++.so"))):
+    config.available_features.add("libcxx")
+
 # Debian's rustc (apt's, not a rustup toolchain), for the Rust live tests.
 if os.path.exists("/usr/bin/rustc"):
     config.available_features.add("rustc")

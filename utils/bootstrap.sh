@@ -29,7 +29,8 @@ if [ -z "${NO_APT:-}" ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends \
     "clang-$ver" "llvm-$ver-dev" "libclang-$ver-dev" "llvm-$ver-tools" \
-    "libclang-rt-$ver-dev" libbpf-dev bpftool libelf-dev zlib1g-dev \
+    "libclang-rt-$ver-dev" "libc++-$ver-dev" "libc++abi-$ver-dev" rustc \
+    libbpf-dev bpftool libelf-dev zlib1g-dev \
     linux-libc-dev gcc libc6-dev cmake ninja-build pkg-config python3 file \
     binutils debuginfod gdb \
     gcc-aarch64-linux-gnu gcc-arm-linux-gnueabi gcc-riscv64-linux-gnu \

@@ -83,6 +83,18 @@ struct bpfprobe_kernel_arch {
 #define BPFPROBE_RECORDS_MAP "bpfprobe_records"
 #define BPFPROBE_RECORD_STR_LEN 64
 
+/*
+ * A string read as a pointer and a length (std::string, std::string_view,
+ * Rust &str and String) has one of these types in the metadata (added
+ * within version 1) and takes BPFPROBE_RECORD_STR_LEN bytes, the first
+ * min(length, BPFPROBE_RECORD_STR_LEN - 1) of the string and NULs after
+ * them, then 8 bytes: its whole length (a u64). A length above
+ * BPFPROBE_RECORD_STR_LEN - 1 means the bytes are truncated.
+ */
+#define BPFPROBE_TYPE_COUNTED_STRING "string_len"
+#define BPFPROBE_TYPE_COUNTED_USTRING "ustring_len"
+#define BPFPROBE_RECORD_COUNTED_STR_LEN (BPFPROBE_RECORD_STR_LEN + 8)
+
 struct bpfprobe_record_hdr {
 	unsigned int record_id; /* record_id of the site in the metadata */
 	unsigned int pid;       /* tgid of the task that hit the probe */

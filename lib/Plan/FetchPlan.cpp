@@ -563,6 +563,18 @@ std::string kprobeArgName(StringRef Text, unsigned Pos, bool TypeList) {
     Type = T.substr(Colon + 1).trim();
     T = T.substr(0, Colon).rtrim();
   }
+  // A pseudo-method ("c->ids.size()"): its object's name and the method's
+  // ("ids_size").
+  if (T.consume_back("()")) {
+    size_t Sep = T.find_last_of(".>");
+    if (Sep == StringRef::npos)
+      return Fallback;
+    std::string Object = kprobeArgName(
+        T.take_front(Sep + 1 - (T[Sep] == '>' ? 2 : 1)), Pos, false);
+    if (Object == Fallback)
+      return Fallback;
+    return Object + "_" + T.substr(Sep + 1).trim().str();
+  }
   // The last member of a chain: the identifier after the last "->" or ".".
   size_t Arrow = T.rfind("->"), Dot = T.rfind('.');
   size_t Member = Arrow == StringRef::npos ? Dot

@@ -170,9 +170,10 @@ struct ArgPlan {
   std::unique_ptr<FetchExpr> Expr;
   ValueType Type;
   /// String only, optional: a string that is a pointer and a length (a
-  /// std::string_view, a Rust &str or String), not NUL-terminated. Expr is
-  /// the pointer, Length the byte count; min(Length, Size - 1) bytes are
-  /// copied and the copy is NUL-terminated.
+  /// std::string, std::string_view, Rust &str or String), not
+  /// NUL-terminated. Expr is the pointer, Length the byte count;
+  /// min(Length, Size - 1) bytes are copied and the copy is NUL-terminated.
+  /// A record carries Length too (metadata type string_len).
   std::unique_ptr<FetchExpr> Length;
 
   ArgPlan() = default;
@@ -219,7 +220,8 @@ std::string formatFetchArg(const FetchExpr &Expr, const ValueType &T,
 /// (from 1) written as Text: an identifier as it is; a member chain its
 /// last member ("file->f_mapping->a_ops" -> "a_ops", "r->items[1]" ->
 /// "items"); a variable with an explicit type "var_type" ("name:string" ->
-/// "name_string"); "argPos" for what perf leaves unnamed ($argN, $retval,
+/// "name_string"); a pseudo-method its object's name and its own
+/// ("c->ids.size()" -> "ids_size"); "argPos" for what perf leaves unnamed ($argN, $retval,
 /// %reg, raw fetch args) and for a C type of a type list (TypeList). Always
 /// a valid event field name: [A-Za-z_][A-Za-z0-9_]*.
 std::string kprobeArgName(llvm::StringRef Text, unsigned Pos, bool TypeList);

@@ -65,7 +65,14 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   for (const ArgPlan &A : Site.Args) {
     OS << BPFPROBE_KEY_ARG << '=';
     putEscaped(OS, A.Name);
-    OS << '\t' << A.Type.kprobeTypeName() << '\t';
+    // A pointer-and-length string records its length beside its bytes.
+    if (A.Length && A.Type.Kind == ValueType::String)
+      OS << '\t'
+         << (A.Type.UserString ? BPFPROBE_TYPE_COUNTED_USTRING
+                               : BPFPROBE_TYPE_COUNTED_STRING)
+         << '\t';
+    else
+      OS << '\t' << A.Type.kprobeTypeName() << '\t';
     putEscaped(OS, formatFetchArg(*A.Expr, A.Type, ABI, Site.Space));
     OS << '\t';
     putEscaped(OS, A.Text);

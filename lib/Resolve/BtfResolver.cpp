@@ -634,6 +634,10 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
                  : std::move(Start);
     return std::move(V);
   }
+  case SpecExpr::Method:
+    return errorAt(E.NameRange, "'" + E.Name + "()' reads a C++ or Rust "
+                                "library layout, which only DWARF describes; "
+                                "probe with DWARF");
   }
   return errorAt(E.Range, "unsupported expression");
 }

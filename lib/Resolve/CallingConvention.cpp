@@ -192,6 +192,7 @@ std::optional<TextRange> partNeedingDebugInfo(const SpecExpr &E) {
   case SpecExpr::Dot:
   case SpecExpr::Index:
   case SpecExpr::Deref:
+  case SpecExpr::Method:
     if (auto R = partNeedingDebugInfo(*E.Base))
       return R;
     // A member or element of a register value needs its type from DWARF.

@@ -218,6 +218,10 @@ std::optional<MemberInfo> findLibraryPointer(llvm::DWARFDie Record,
 /// length / len).
 std::optional<MemberInfo> findLibraryLength(llvm::DWARFDie Record,
                                             llvm::ArrayRef<llvm::StringRef> Names);
+/// The same for a struct, class or union member (libc++'s std::string
+/// keeps its long and short forms in the members __l and __s of a union).
+std::optional<MemberInfo> findLibraryRecord(llvm::DWARFDie Record,
+                                            llvm::ArrayRef<llvm::StringRef> Names);
 /// The unqualified name of a class without its template arguments
 /// (`unique_ptr` of `unique_ptr<Item, std::default_delete<Item> >`), if it
 /// is declared in namespace std (directly or in an inline namespace such

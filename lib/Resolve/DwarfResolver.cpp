@@ -323,6 +323,24 @@ struct Site {
   }
 };
 
+/// A string as a pointer to its characters and a byte count.
+struct CountedString {
+  std::unique_ptr<FetchExpr> Chars;
+  std::unique_ptr<FetchExpr> Length;
+};
+
+/// Whether T (typedefs stripped) is a string bpfprobe reads as characters
+/// and a length: std::string, std::string_view (libstdc++, libc++), Rust
+/// &str and String.
+static bool isCountedString(DWARFDie T, DWARFDie Complete) {
+  std::string Std = stdClassName(Complete);
+  if (Std == "basic_string" || Std == "basic_string_view")
+    return true;
+  return T && T.getTag() == dwarf::DW_TAG_structure_type && T.getShortName() &&
+         (StringRef(T.getShortName()) == "&str" ||
+          StringRef(T.getShortName()) == "String");
+}
+
 class DwarfResolver {
 public:
   DwarfResolver(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI)
@@ -392,6 +410,13 @@ private:
   Expected<Located> implicitPointee(const Site &S, Located L, int64_t Extra,
                                     const SpecExpr &E);
   Expected<ArgPlan> argPlan(const Site &S, const ProbeArg &Arg);
+  /// The characters and the length of the string L of type T (a
+  /// std::string, std::string_view, Rust &str or String; isCountedString),
+  /// found by the member names of libstdc++, libc++ and Rust in the DWARF.
+  /// Errors about the layout point at At (the `:string` or the `size`).
+  Expected<CountedString> countedString(const Site &S, const Located &L,
+                                        DWARFDie T, const SpecExpr &E,
+                                        TextRange At);
   Expected<std::unique_ptr<FetchExpr>> aggregateExpr(Located L, unsigned Size,
                                                      const SpecExpr &E);
 };
@@ -1610,6 +1635,10 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   auto Base = evalExpr(S, *E.Base, Depth + 1);
   if (!Base)
     return Base.takeError();
+  if (E.Base->Kind == SpecExpr::Method)
+    return errorAt(E.Range, "'" + text(E.Base->Range) +
+                                "' is a number (a size_t), not an object or "
+                                "a pointer");
   auto [Loc, Type] = std::move(*Base);
   DWARFDie T = stripTypedefs(Type);
   std::string BaseText = text(E.Base->Range);
@@ -1757,6 +1786,60 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     return errorAt(E.Range, "cannot index '" + BaseText + "': it has type '" +
                                 typeName(Type) +
                                 "', not an array or a pointer");
+  }
+  case SpecExpr::Method: {
+    // `v.size()` as gdb evaluates it: a std::vector's element count,
+    // (end - begin) / sizeof(T) from the pointers libstdc++ (_M_start,
+    // _M_finish) and libc++ (__begin_, __end_) keep; a string's length.
+    // The value is a size_t with no DWARF type.
+    DWARFDie Rec = stripTypedefs(completeType(T));
+    if (stdClassName(Rec) == "vector") {
+      auto Begin = findLibraryPointer(Rec, {"_M_start", "__begin_"});
+      auto End = findLibraryPointer(Rec, {"_M_finish", "__end_"});
+      if ((!Begin || !End) && Rec.getShortName() &&
+          StringRef(Rec.getShortName()).starts_with("vector<bool"))
+        return errorAt(E.NameRange,
+                       "'" + BaseText + "' is a std::vector<bool>, an array "
+                       "of bits without element pointers; its size() is not "
+                       "supported");
+      if (!Begin || !End)
+        return errorAt(E.NameRange,
+                       "'" + BaseText + "' is a 'std::vector' whose layout "
+                       "is not libstdc++'s or libc++'s (no pointer members "
+                       "_M_start and _M_finish or __begin_ and __end_ in its "
+                       "debug info)");
+      DWARFDie Elem = stripTypedefs(typeOf(Begin->Die))
+                          .getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+      auto ESize = typeSize(Elem, ABI.PointerSize);
+      if (!ESize || *ESize == 0)
+        return errorAt(E.NameRange, "the elements of '" + BaseText +
+                                        "' have no known size");
+      if (Loc.Kind != Located::Memory)
+        return errorAt(E.Base->Range, "'" + BaseText +
+                                          "' is not in memory at " + S.Where);
+      auto EndPtr = FetchExpr::deref(
+          FetchExpr::add(Loc.Expr->clone(), End->ByteOffset), ABI.PointerSize);
+      auto BeginPtr = FetchExpr::deref(
+          FetchExpr::add(std::move(Loc.Expr), Begin->ByteOffset),
+          ABI.PointerSize);
+      auto Bytes = FetchExpr::binary(FetchExpr::Minus, std::move(EndPtr),
+                                     std::move(BeginPtr));
+      if (*ESize > 1)
+        Bytes = FetchExpr::binary(FetchExpr::DivU, std::move(Bytes),
+                                  FetchExpr::constant(int64_t(*ESize)));
+      return std::make_pair(Located::value(std::move(Bytes)), DWARFDie());
+    }
+    if (isCountedString(T, Rec)) {
+      auto C = countedString(S, Loc, T, *E.Base, E.NameRange);
+      if (!C)
+        return C.takeError();
+      return std::make_pair(Located::value(std::move(C->Length)), DWARFDie());
+    }
+    return errorAt(E.NameRange,
+                   "'" + E.Name + "()' is known for std::vector (its element "
+                   "count) and strings (std::string, std::string_view, Rust "
+                   "&str and String: their length); '" + BaseText +
+                       "' has type '" + typeName(Type) + "'");
   }
   case SpecExpr::Arrow:
   case SpecExpr::Dot: {
@@ -1962,6 +2045,131 @@ DwarfResolver::aggregateExpr(Located L, unsigned Size, const SpecExpr &E) {
   return B;
 }
 
+Expected<CountedString>
+DwarfResolver::countedString(const Site &S, const Located &L, DWARFDie T,
+                             const SpecExpr &E, TextRange At) {
+  DWARFDie Rec = completeType(T);
+  std::string Std = stdClassName(Rec);
+  // The value of the Size-byte member at Off: in memory, or in the register
+  // piece that holds it (a string_view passed by value travels in two
+  // registers).
+  auto MemberValue = [&](uint64_t Off,
+                         unsigned Size) -> std::unique_ptr<FetchExpr> {
+    if (L.Kind == Located::Memory)
+      return FetchExpr::deref(FetchExpr::add(L.Expr->clone(), Off), Size);
+    if (L.Kind != Located::Pieces)
+      return nullptr;
+    uint64_t PieceAt = 0;
+    for (const Located::Piece &Part : L.Parts) {
+      if (Off >= PieceAt && Off + Size <= PieceAt + Part.Size &&
+          Part.BitSize == Part.Size * 8 && Part.BitOffset == 0) {
+        if (Part.Loc->Kind == Located::Memory)
+          return FetchExpr::deref(
+              FetchExpr::add(Part.Loc->Expr->clone(), Off - PieceAt), Size);
+        if (Part.Loc->Kind == Located::Value)
+          return FetchExpr::bitfield(Part.Loc->Expr->clone(), 8,
+                                     (Off - PieceAt) * 8, Size * 8, false);
+        return nullptr;
+      }
+      PieceAt += Part.Size;
+    }
+    return nullptr;
+  };
+  // A member of a memory object: a bitfield or a whole integer or pointer.
+  auto Field = [&](uint64_t Base,
+                   const MemberInfo &M) -> std::unique_ptr<FetchExpr> {
+    uint64_t Off = Base + M.ByteOffset;
+    if (M.IsBitfield)
+      return FetchExpr::bitfield(
+          FetchExpr::deref(FetchExpr::add(L.Expr->clone(), Off),
+                           M.StorageSize),
+          M.StorageSize, M.BitOffset, M.BitSize, false);
+    return MemberValue(Off, typeSize(typeOf(M.Die), ABI.PointerSize)
+                                .value_or(ABI.PointerSize));
+  };
+  CountedString C;
+  if (Std == "basic_string") {
+    if (L.Kind != Located::Memory)
+      return errorAt(E.Range,
+                     "'" + text(E.Range) + "' is not in memory at " + S.Where);
+    // libstdc++: the characters behind _M_dataplus._M_p (inside the object
+    // for a short string, on the heap for a long one), the length in
+    // _M_string_length.
+    if (auto Chars = findLibraryPointer(Rec, {"_M_p"})) {
+      auto Len = findLibraryLength(Rec, {"_M_string_length"});
+      if (!Len)
+        return errorAt(At, "'" + typeName(T) + "' has _M_dataplus._M_p but "
+                           "no _M_string_length: not a libstdc++ layout "
+                           "bpfprobe knows");
+      C.Chars = MemberValue(Chars->ByteOffset, ABI.PointerSize);
+      C.Length = Field(0, *Len);
+      return std::move(C);
+    }
+    // libc++: a union of a long form (__l: flag bit __is_long_, __size_,
+    // __data_ pointer) and a short one (__s: __size_ in the bits beside
+    // the flag, the characters in __data_ inside the object). The flag
+    // picks one with a select.
+    auto Long = findLibraryRecord(Rec, {"__l"});
+    auto Short = findLibraryRecord(Rec, {"__s"});
+    std::optional<MemberInfo> IsLong, LSize, LData, SSize, SData;
+    if (Long && Short) {
+      DWARFDie LT = typeOf(Long->Die), ST = typeOf(Short->Die);
+      IsLong = findMember(LT, "__is_long_");
+      LSize = findMember(LT, "__size_");
+      LData = findMember(LT, "__data_");
+      SSize = findMember(ST, "__size_");
+      SData = findMember(ST, "__data_");
+    }
+    DWARFDie SDataType =
+        SData ? stripTypedefs(typeOf(SData->Die)) : DWARFDie();
+    if (!IsLong || !IsLong->IsBitfield || IsLong->BitSize != 1 || !LSize ||
+        LSize->IsBitfield || !LData || LData->IsBitfield ||
+        !isPointer(stripTypedefs(typeOf(LData->Die))) || !SSize || !SData ||
+        !SDataType || SDataType.getTag() != dwarf::DW_TAG_array_type)
+      return errorAt(At,
+                     "this std::string layout is not supported: bpfprobe "
+                     "reads libstdc++'s (_M_dataplus._M_p, _M_string_length) "
+                     "and libc++'s with the flag bit __is_long_ (__l and __s "
+                     "with __size_ and __data_); '" + typeName(T) +
+                         "' has neither");
+    std::unique_ptr<FetchExpr> Flag = Field(Long->ByteOffset, *IsLong);
+    C.Length = FetchExpr::select(Flag->clone(), Field(Long->ByteOffset, *LSize),
+                                 Field(Short->ByteOffset, *SSize));
+    C.Chars = FetchExpr::select(
+        std::move(Flag), Field(Long->ByteOffset, *LData),
+        FetchExpr::add(L.Expr->clone(), Short->ByteOffset + SData->ByteOffset));
+    if (!C.Length || !C.Chars)
+      return notHereAt(E.Range, "the length or the characters of '" +
+                                    text(E.Range) + "' cannot be read at " +
+                                    S.Where);
+    return std::move(C);
+  }
+  // A pointer and a length, not NUL-terminated: std::string_view
+  // (libstdc++ _M_str/_M_len, libc++ __data_/__size_), Rust &str
+  // (data_ptr/length) and String (vec.buf.ptr.pointer/vec.len).
+  auto Ptr =
+      findLibraryPointer(Rec, {"_M_str", "__data_", "data_ptr", "pointer"});
+  auto Len = findLibraryLength(Rec, {"_M_len", "__size_", "length", "len"});
+  if (!Ptr || !Len)
+    return errorAt(At, "'" + typeName(T) +
+                           "' needs its pointer and length members, which its "
+                           "debug info does not have under the names bpfprobe "
+                           "knows (_M_str/_M_len, __data_/__size_, "
+                           "data_ptr/length, pointer/len)");
+  auto LenSize = typeSize(typeOf(Len->Die), ABI.PointerSize);
+  if (!LenSize || *LenSize > 8)
+    return errorAt(At, "the length member of '" + typeName(T) +
+                           "' has no usable size");
+  // Chars stays null when only the length is known here (what size()
+  // needs); the caller that reads the characters refuses that.
+  C.Length = MemberValue(Len->ByteOffset, *LenSize);
+  C.Chars = MemberValue(Ptr->ByteOffset, ABI.PointerSize);
+  if (!C.Length)
+    return notHereAt(E.Range, "the length of '" + text(E.Range) +
+                                  "' is optimized out at " + S.Where);
+  return std::move(C);
+}
+
 Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   if (Arg.Form == ProbeArg::CType)
     return errorAt(Arg.Range, "C type arguments are for entry probes "
@@ -1979,9 +2187,11 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
   if (FT && (FT->Kind == FetchTypeSpec::String ||
              FT->Kind == FetchTypeSpec::UString)) {
+    if (E.Kind == SpecExpr::Method)
+      return errorAt(FT->Range, "'" + text(E.Range) + "' is a number; "
+                                "':" + FT->name() + "' needs a string");
     DWARFDie T = stripTypedefs(Type);
-    // A std::string: libstdc++ keeps its characters, NUL-terminated,
-    // behind _M_dataplus._M_p (found by name in the DWARF).
+    // A reference to a library string is the string.
     if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
               T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
       DWARFDie Referent = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
@@ -1994,78 +2204,19 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
         T = stripTypedefs(Type);
       }
     }
-    std::string Std = stdClassName(completeType(T));
-    if (Std == "basic_string") {
-      auto Chars = findLibraryPointer(completeType(T), {"_M_p"});
-      if (!Chars)
-        return errorAt(FT->Range,
-                       "':" + FT->name() + "' of this std::string layout is "
-                       "not supported: libc++ keeps short strings inside the "
-                       "object and long ones behind a pointer, told apart by "
-                       "a flag bit; only libstdc++'s, whose characters are "
-                       "always behind _M_dataplus._M_p, is read");
-      if (Loc.Kind != Located::Memory)
-        return errorAt(E.Range, "'" + text(E.Range) + "' is not in memory at " +
-                                    S.Where);
-      Loc = Located::memory(
-          FetchExpr::add(std::move(Loc.Expr), Chars->ByteOffset));
-      Type = typeOf(Chars->Die);
-      T = stripTypedefs(Type);
-    } else if (Std == "basic_string_view" ||
-               (T && T.getTag() == dwarf::DW_TAG_structure_type &&
-                T.getShortName() &&
-                (StringRef(T.getShortName()) == "&str" ||
-                 StringRef(T.getShortName()) == "String"))) {
-      // A pointer and a length, not NUL-terminated: std::string_view
-      // (libstdc++ _M_str/_M_len, libc++ __data_/__size_), Rust &str
-      // (data_ptr/length) and String (vec.buf.ptr.pointer/vec.len).
-      DWARFDie Rec = completeType(T);
-      auto Ptr =
-          findLibraryPointer(Rec, {"_M_str", "__data_", "data_ptr", "pointer"});
-      auto Len =
-          findLibraryLength(Rec, {"_M_len", "__size_", "length", "len"});
-      if (!Ptr || !Len)
-        return errorAt(FT->Range,
-                       "':" + FT->name() + "' of '" + typeName(T) +
-                           "' needs its pointer and length members, which its "
-                           "debug info does not have under the names bpfprobe "
-                           "knows (_M_str/_M_len, __data_/__size_, "
-                           "data_ptr/length, pointer/len)");
-      auto LenSize = typeSize(typeOf(Len->Die), ABI.PointerSize);
-      if (!LenSize || *LenSize > 8)
-        return errorAt(FT->Range, "the length member of '" + typeName(T) +
-                                      "' has no usable size");
-      // The member's value: in memory, or in the register piece that holds
-      // it (a string_view passed by value travels in two registers).
-      auto MemberValue = [&](uint64_t Off,
-                             unsigned Size) -> std::unique_ptr<FetchExpr> {
-        if (Loc.Kind == Located::Memory)
-          return FetchExpr::deref(FetchExpr::add(Loc.Expr->clone(), Off),
-                                  Size);
-        if (Loc.Kind != Located::Pieces)
-          return nullptr;
-        uint64_t At = 0;
-        for (const Located::Piece &Part : Loc.Parts) {
-          if (Off >= At && Off + Size <= At + Part.Size &&
-              Part.BitSize == Part.Size * 8 && Part.BitOffset == 0) {
-            if (Part.Loc->Kind == Located::Memory)
-              return FetchExpr::deref(
-                  FetchExpr::add(Part.Loc->Expr->clone(), Off - At), Size);
-            if (Part.Loc->Kind == Located::Value)
-              return FetchExpr::bitfield(Part.Loc->Expr->clone(), 8,
-                                         (Off - At) * 8, Size * 8, false);
-            return nullptr;
-          }
-          At += Part.Size;
-        }
-        return nullptr;
-      };
-      P.Length = MemberValue(Len->ByteOffset, *LenSize);
-      P.Expr = MemberValue(Ptr->ByteOffset, ABI.PointerSize);
-      if (!P.Length || !P.Expr)
-        return notHereAt(E.Range, "the pointer or the length of '" +
-                                      text(E.Range) + "' is optimized out at " +
-                                      S.Where);
+    // A string that is a pointer and a length: its characters, up to the
+    // string limit, and its length beside them.
+    if (isCountedString(T, completeType(T))) {
+      auto C = countedString(S, Loc, T, E, FT->Range);
+      if (!C)
+        return C.takeError();
+      if (!C->Chars)
+        return notHereAt(E.Range, "the pointer of '" + text(E.Range) +
+                                      "' is optimized out at " + S.Where +
+                                      " (its length is not: '" +
+                                      text(E.Range) + ".size()')");
+      P.Expr = std::move(C->Chars);
+      P.Length = std::move(C->Length);
       P.Type.Kind = ValueType::String;
       P.Type.Size = StringFetchSize;
       P.Type.UserString =
@@ -2127,7 +2278,12 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
     VT.Signed = ST.Signed;
     P.CType = FT->name();
   } else if (!stripTypedefs(Type)) {
-    if (E.Kind == SpecExpr::Reg) {
+    if (E.Kind == SpecExpr::Method) {
+      // size(): a size_t.
+      VT.Kind = ValueType::Int;
+      VT.Size = ABI.PointerSize;
+      P.CType = "size_t";
+    } else if (E.Kind == SpecExpr::Reg) {
       VT.Kind = ValueType::Int;
       VT.Size = ABI.reg(ABI.findReg(E.Name)).Size;
     } else {

@@ -407,9 +407,15 @@ std::optional<MemberInfo> findMember(DWARFDie Record, StringRef Name) {
   return findMemberAt(Record, Name, 0);
 }
 
+namespace {
+/// What findLibraryPointerAt looks for.
+enum class LibraryMember { Pointer, Integer, Record };
+} // namespace
+
 static std::optional<MemberInfo>
 findLibraryPointerAt(DWARFDie Record, ArrayRef<StringRef> Names,
-                     unsigned Depth, bool WantPointer = true) {
+                     unsigned Depth,
+                     LibraryMember Want = LibraryMember::Pointer) {
   Record = stripTypedefs(Record);
   if (!isRecord(Record) || Depth > 8)
     return std::nullopt;
@@ -427,12 +433,13 @@ findLibraryPointerAt(DWARFDie Record, ArrayRef<StringRef> Names,
       continue;
     const char *N = C.getShortName();
     DWARFDie MT = stripTypedefs(typeOf(C));
-    bool Fits = WantPointer ? isPointer(MT)
-                            : MT && MT.getTag() == dwarf::DW_TAG_base_type;
+    bool Fits = Want == LibraryMember::Pointer   ? isPointer(MT)
+                : Want == LibraryMember::Integer ? MT && MT.getTag() ==
+                                                            dwarf::DW_TAG_base_type
+                                                 : isRecord(MT);
     if (!Base && N && is_contained(Names, StringRef(N)) && Fits)
       return Here;
-    if (auto Inner =
-            findLibraryPointerAt(typeOf(C), Names, Depth + 1, WantPointer)) {
+    if (auto Inner = findLibraryPointerAt(typeOf(C), Names, Depth + 1, Want)) {
       Inner->ByteOffset += Here->ByteOffset;
       return Inner;
     }
@@ -447,7 +454,12 @@ std::optional<MemberInfo> findLibraryPointer(DWARFDie Record,
 
 std::optional<MemberInfo> findLibraryLength(DWARFDie Record,
                                             ArrayRef<StringRef> Names) {
-  return findLibraryPointerAt(Record, Names, 0, /*WantPointer=*/false);
+  return findLibraryPointerAt(Record, Names, 0, LibraryMember::Integer);
+}
+
+std::optional<MemberInfo> findLibraryRecord(DWARFDie Record,
+                                            ArrayRef<StringRef> Names) {
+  return findLibraryPointerAt(Record, Names, 0, LibraryMember::Record);
 }
 
 std::string stdClassName(DWARFDie Record) {

@@ -12,10 +12,18 @@
 #include <stdarg.h>
 #include <string.h>
 
+static bool is_counted_string(const char *type)
+{
+	return !strcmp(type, BPFPROBE_TYPE_COUNTED_STRING) ||
+	       !strcmp(type, BPFPROBE_TYPE_COUNTED_USTRING);
+}
+
 size_t bpfprobe_slot_size(const char *type)
 {
 	if (!strcmp(type, "string") || !strcmp(type, "ustring"))
 		return BPFPROBE_RECORD_STR_LEN;
+	if (is_counted_string(type))
+		return BPFPROBE_RECORD_COUNTED_STR_LEN;
 	return 8;
 }
 
@@ -86,6 +94,22 @@ static void put_value(struct out *o, const char *type, const void *slot,
 
 	if (!strcmp(type, "string") || !strcmp(type, "ustring")) {
 		put_str(o, slot, strnlen(slot, BPFPROBE_RECORD_STR_LEN), json);
+		return;
+	}
+	if (is_counted_string(type)) {
+		/* The bytes the probe copied (NULs in the string included),
+		 * then, when it was longer than the slot, "..." and its whole
+		 * length: "abc"...(len=5000). JSON gives the length in the
+		 * record's "lengths" object instead. */
+		__u64 len;
+
+		memcpy(&len, (const char *)slot + BPFPROBE_RECORD_STR_LEN,
+		       sizeof(len));
+		put_str(o, slot,
+			len < BPFPROBE_RECORD_STR_LEN ? len :
+			BPFPROBE_RECORD_STR_LEN - 1, json);
+		if (!json && len >= BPFPROBE_RECORD_STR_LEN)
+			put(o, "...(len=%llu)", (unsigned long long)len);
 		return;
 	}
 	memcpy(&v, slot, sizeof(v));
@@ -167,7 +191,29 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 			put_value(&o, site->args[i].type, slots, json);
 		slots += bpfprobe_slot_size(site->args[i].type);
 	}
-	if (json)
-		put(&o, "}}");
+	if (json) {
+		/* The whole length of each pointer-and-length string whose
+		 * read did not fault: "lengths":{"name":5000}. */
+		bool first = true;
+
+		put(&o, "}");
+		slots = (const char *)data + sizeof(hdr);
+		for (size_t i = 0; i < site->arg_cnt; i++) {
+			const char *label = site->arg_labels[i];
+			__u64 len;
+
+			if (is_counted_string(site->args[i].type) &&
+			    !(i < BPFPROBE_RECORD_MAX_ARGS && (hdr.faults >> i & 1))) {
+				memcpy(&len, slots + BPFPROBE_RECORD_STR_LEN,
+				       sizeof(len));
+				put(&o, first ? ",\"lengths\":{" : ",");
+				put_str(&o, label, strlen(label), true);
+				put(&o, ":%llu", (unsigned long long)len);
+				first = false;
+			}
+			slots += bpfprobe_slot_size(site->args[i].type);
+		}
+		put(&o, first ? "}" : "}}");
+	}
 	return o.len > (size_t)INT32_MAX ? -E2BIG : (int)o.len;
 }

@@ -148,7 +148,9 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 			if (strcmp(hist, s->arg_labels[a]) && strcmp(hist, s->args[a].name) &&
 			    strcmp(hist, s->args[a].text))
 				continue;
-			if (!strcmp(t, "string") || !strcmp(t, "ustring")) {
+			if (!strcmp(t, "string") || !strcmp(t, "ustring") ||
+			    !strcmp(t, BPFPROBE_TYPE_COUNTED_STRING) ||
+			    !strcmp(t, BPFPROBE_TYPE_COUNTED_USTRING)) {
 				pr_warn("--hist %s: in probe '%s' it is a string; a histogram needs a number\n",
 					hist, s->program);
 				return -EINVAL;

@@ -173,6 +173,8 @@ StringRef exprKindName(SpecExpr::KindTy K) {
     return "index";
   case SpecExpr::Deref:
     return "deref";
+  case SpecExpr::Method:
+    return "method";
   }
   return "?";
 }
@@ -188,6 +190,7 @@ void dumpExpr(const SpecExpr *E, unsigned Indent, raw_ostream &OS) {
     case SpecExpr::Global:
     case SpecExpr::Arrow:
     case SpecExpr::Dot:
+    case SpecExpr::Method:
       OS << ' ' << E->Name << ' ' << E->Range << " name " << E->NameRange;
       break;
     case SpecExpr::Index:

@@ -130,6 +130,8 @@ struct SpecExpr {
     Dot,    ///< Base.Name
     Index,  ///< Base[Number]
     Deref,  ///< *Base
+    Method, ///< Base.Name() (Name is "size": a std::vector's element
+            ///< count, a string's length); `p->size()` has a Deref base
   };
   KindTy Kind = Ident;
   std::string Name;

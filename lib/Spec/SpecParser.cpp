@@ -951,6 +951,44 @@ SpecParser::ExprResult SpecParser::parsePostfix(unsigned Depth) {
                                 "'");
       N->Name = Name.str();
       N->NameRange = {NB, Pos};
+      unsigned AfterName = Pos;
+      skipSpace();
+      if (peek() == '(') {
+        // A pseudo-method, as gdb evaluates `v.size()`: the only one is
+        // size(), of a std::vector (its element count) or a string (its
+        // length); the resolver checks the type.
+        if (Name != "size")
+          return error(NB, "unknown method '" + Name +
+                               "()'; the one method an argument can call is "
+                               "'size()' (of a std::vector or a string)");
+        ++Pos;
+        skipSpace();
+        if (peek() != ')')
+          return expected(Pos, "')': 'size()' takes no arguments");
+        ++Pos;
+        // `p->size()` is `(*p).size()`.
+        if (N->Kind == SpecExpr::Arrow) {
+          auto D = std::make_unique<SpecExpr>();
+          D->Kind = SpecExpr::Deref;
+          D->Range = E->Range;
+          D->NameRange = {OpBegin, OpBegin + 2};
+          D->Base = std::move(E);
+          E = std::move(D);
+        }
+        N->Kind = SpecExpr::Method;
+        N->Range = {E->Range.Begin, Pos};
+        N->Base = std::move(E);
+        E = std::move(N);
+        unsigned End = Pos;
+        skipSpace();
+        if (peek() == '.' || peek() == '[' ||
+            (peek() == '-' && peek(1) == '>'))
+          return error(Pos, "'" + Name + "()' gives a number; nothing can "
+                                         "follow it");
+        Pos = End;
+        break;
+      }
+      Pos = AfterName;
     }
     N->Range = {E->Range.Begin, Pos};
     N->Base = std::move(E);

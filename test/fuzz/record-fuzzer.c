@@ -4,7 +4,8 @@
  * libFuzzer target for the runtime's record stream (lib/Runtime/RecordStream.c
  * and RecordFormat.c): the bytes a BPF program writes to the
  * `bpfprobe_records` ring buffer come from the kernel and are input. A fixed
- * metadata section with one site per record slot type is parsed once; the
+ * metadata section with one site per record slot type (pointer-and-length
+ * strings included) is parsed once; the
  * fuzz input is a stream of records, each a 16-bit little-endian length and
  * that many bytes, handed to the ring buffer callback the stream installs
  * (on_record, reached by compiling RecordStream.c into this file) in text,
@@ -39,6 +40,13 @@ static const char meta_text[] =
 	"arg=s\tstring\t+0(%di):string\ts\n"
 	"arg=u\tustring\t+0(%si):ustring\tu \\t\\\\q\n"
 	"arg=n\tsymbol\t%dx:symbol\tn\n"
+	"end\n"
+	"bpfprobe-site 1\nprogram=on_lens\nsection=uprobe/./d:k\nkind=uprobe\n"
+	"target=./d\nsymbol=k\noffset=0\naddress=0x40\nsymbol_size=8\narch=x86_64\n"
+	"build_id=ab\nsource=dwarf\nspec=uprobe/./d:k(s, v)\n"
+	"record_id=4\n"
+	"arg=s\tstring_len\t+0(+0(%di)):string[+8(%di):u64]\ts\n"
+	"arg=v\tustring_len\t+0(%si):ustring[%dx:u64]\tv\n"
 	"end\n"
 	"bpfprobe-site 1\nprogram=on_none\nsection=uprobe/./d:h\nkind=uprobe\n"
 	"target=./d\nsymbol=h\noffset=0\naddress=0x30\nsymbol_size=8\narch=x86_64\n"
