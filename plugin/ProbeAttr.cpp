@@ -197,32 +197,32 @@ private:
 // Types
 //===----------------------------------------------------------------------===//
 
-ScalarType scalarFromQualType(QualType T, ASTContext &Ctx) {
-  ScalarType S;
+ValueType scalarFromQualType(QualType T, ASTContext &Ctx) {
+  ValueType S;
   S.Text = T.getAsString(Ctx.getPrintingPolicy());
   QualType C = T.getCanonicalType();
   if (const auto *ET = C->getAs<EnumType>())
     C = ET->getDecl()->getIntegerType().getCanonicalType();
   if (C.isNull() || C->isVoidType()) {
-    S.Kind = ScalarType::Void;
+    S.Kind = ValueType::Void;
     return S;
   }
   if (C->isIncompleteType()) {
-    S.Kind = ScalarType::Aggregate;
+    S.Kind = ValueType::Aggregate;
     return S;
   }
   S.Size = Ctx.getTypeSizeInChars(C).getQuantity();
   if (C->isPointerType() || C->isBlockPointerType())
-    S.Kind = ScalarType::Pointer;
+    S.Kind = ValueType::Pointer;
   else if (C->isBooleanType())
-    S.Kind = ScalarType::Bool;
+    S.Kind = ValueType::Bool;
   else if (C->isRealFloatingType())
-    S.Kind = ScalarType::Float;
+    S.Kind = ValueType::Float;
   else if (C->isIntegerType()) {
-    S.Kind = S.Size > 8 ? ScalarType::Int128 : ScalarType::Int;
+    S.Kind = S.Size > 8 ? ValueType::Int128 : ValueType::Int;
     S.Signed = C->isSignedIntegerType();
   } else
-    S.Kind = ScalarType::Aggregate;
+    S.Kind = ValueType::Aggregate;
   return S;
 }
 
@@ -710,7 +710,7 @@ private:
             return false;
           }
           // Sizes and layout of the probed architecture, not BPF's.
-          auto TT = scalarTypeFor(describeType(Q, A), A);
+          auto TT = layoutType(describeType(Q, A), A);
           if (!TT) {
             error(Loc.at(Arg.Type.Range.Begin),
                   "cannot lay out '" + Arg.Type.Text + "' for " + A.Name +
@@ -728,9 +728,9 @@ private:
         In.Type = scalarFromQualType(P->getType(), Ctx);
         // The parameter's C type means the probed architecture's type
         // ('long' is 4 bytes on i386), unless it has no such meaning.
-        if (In.Type.Kind == ScalarType::Int ||
-            In.Type.Kind == ScalarType::Pointer) {
-          if (auto TT = scalarTypeFor(describeType(P->getType(), A), A)) {
+        if (In.Type.Kind == ValueType::Int ||
+            In.Type.Kind == ValueType::Pointer) {
+          if (auto TT = layoutType(describeType(P->getType(), A), A)) {
             TT->Text = In.Type.Text;
             In.Type = std::move(*TT);
           } else {
@@ -939,13 +939,14 @@ private:
       const ProbeArg &Arg = Spec.Args[I];
       const ValueType &V = Plan.Args[I].Type;
       ParmVarDecl *P = FD->getParamDecl(I + 1);
-      ScalarType PT = scalarFromQualType(P->getType(), Ctx);
-      std::string Val = "'" + Arg.Text + "' (" + V.kprobeTypeName() + ")";
+      ValueType PT = scalarFromQualType(P->getType(), Ctx);
+      std::string Val = "'" + Arg.Text + "' (" +
+                        kprobeTypeName(V, Plan.Args[I].UserString) + ")";
       std::string Par = "parameter '" + P->getName().str() + "' of type '" +
                         PT.Text + "'";
       std::string Problem;
       if (V.Kind == ValueType::Aggregate) {
-        if (PT.Kind != ScalarType::Pointer)
+        if (PT.Kind != ValueType::Pointer)
           Problem = Par + " cannot receive " + Val +
                     " by value; declare it as 'const " + Plan.Args[I].CType +
                     " *': the prologue copies the value to the BPF stack "
@@ -954,19 +955,19 @@ private:
           Problem = layoutMismatch(P->getType()->getPointeeType(), V.Size,
                                    Plan.Arch, Par);
       } else if (V.Kind == ValueType::String) {
-        if (PT.Kind != ScalarType::Pointer)
+        if (PT.Kind != ValueType::Pointer)
           Problem = Par + " cannot receive the string " + Val +
                     "; declare it 'const char *': it will point at a copy";
-      } else if (PT.Kind != ScalarType::Int && PT.Kind != ScalarType::Bool &&
-          PT.Kind != ScalarType::Pointer)
+      } else if (PT.Kind != ValueType::Int && PT.Kind != ValueType::Bool &&
+          PT.Kind != ValueType::Pointer)
         Problem = Par + " cannot receive " + Val +
                   "; use an integer or pointer type";
-      else if (PT.Kind == ScalarType::Pointer && V.Kind == ValueType::Int)
+      else if (PT.Kind == ValueType::Pointer && V.Kind == ValueType::Int)
         Problem = Par + " is a pointer but " + Val +
                   " is an integer; declare it as an integer type";
-      else if (PT.Kind == ScalarType::Bool && V.Kind != ValueType::Bool)
+      else if (PT.Kind == ValueType::Bool && V.Kind != ValueType::Bool)
         Problem = Par + " is _Bool and would lose the bits of " + Val;
-      else if (PT.Kind != ScalarType::Bool && PT.Size < V.Size)
+      else if (PT.Kind != ValueType::Bool && PT.Size < V.Size)
         Problem = Par + " (" + std::to_string(PT.Size) +
                   " bytes) is too narrow for " + Val + " (" +
                   std::to_string(V.Size) + " bytes)";

@@ -353,18 +353,20 @@ bool isKprobeRepresentable(const SitePlan &Site) {
   });
 }
 
-std::string ValueType::kprobeTypeName() const {
-  switch (Kind) {
-  case String:
+std::string kprobeTypeName(const ValueType &T, bool UserString) {
+  switch (T.Kind) {
+  case ValueType::String:
     return UserString ? "ustring" : "string";
-  case Pointer:
-    return "x" + std::to_string(Size * 8);
-  case Bool:
-    return "u" + std::to_string(Size * 8);
-  case Int:
-    return (Signed ? "s" : "u") + std::to_string(Size * 8);
-  case Aggregate:
-    return "x8[" + std::to_string(Size) + "]";
+  case ValueType::Pointer:
+    return "x" + std::to_string(T.Size * 8);
+  case ValueType::Bool:
+    return "u" + std::to_string(T.Size * 8);
+  case ValueType::Int:
+    return (T.Signed ? "s" : "u") + std::to_string(T.Size * 8);
+  case ValueType::Aggregate:
+    return "x8[" + std::to_string(T.Size) + "]";
+  default: // not in plans (validateArg)
+    break;
   }
   return "u64";
 }
@@ -376,6 +378,7 @@ ArgPlan ArgPlan::clone() const {
   A.CType = CType;
   A.Expr = Expr ? Expr->clone() : nullptr;
   A.Type = Type;
+  A.UserString = UserString;
   A.Length = Length ? Length->clone() : nullptr;
   return A;
 }
@@ -525,17 +528,18 @@ static std::string formatAddr(const FetchExpr &E, const ArchABI &ABI,
 }
 
 std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
-                           const ArchABI &ABI, AddrSpace Space) {
+                           bool UserString, const ArchABI &ABI,
+                           AddrSpace Space) {
   // A string's expression is its address; kprobe_events reads the string
   // at the address of its last dereference, so `+0(%di):string` is the
   // string %di points to (perf probe prints the same).
   if (T.Kind == ValueType::String)
-    return formatAddr(E, ABI, Space) + ":" + T.kprobeTypeName();
+    return formatAddr(E, ABI, Space) + ":" + kprobeTypeName(T, UserString);
   // A conversion to at least the argument's width changes nothing the
   // type suffix does not already say.
   if (E.Kind == FetchExpr::Bitfield && E.BitOffset == 0 &&
       E.BitSize >= T.Size * 8 && T.Kind != ValueType::Aggregate)
-    return formatFetchArg(*E.Operand, T, ABI, Space);
+    return formatFetchArg(*E.Operand, T, UserString, ABI, Space);
   if (E.Kind == FetchExpr::Bitfield && E.isKprobeRepresentable())
     return (E.Operand->Kind == FetchExpr::Deref
                 ? formatAddr(*E.Operand->Operand, ABI, Space)
@@ -545,8 +549,9 @@ std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
            "/" + std::to_string(E.Size * 8);
   // The type suffix says how wide the final read is.
   if (E.Kind == FetchExpr::Deref)
-    return formatAddr(*E.Operand, ABI, Space) + ":" + T.kprobeTypeName();
-  return formatValue(E, ABI, Space) + ":" + T.kprobeTypeName();
+    return formatAddr(*E.Operand, ABI, Space) + ":" +
+           kprobeTypeName(T, UserString);
+  return formatValue(E, ABI, Space) + ":" + kprobeTypeName(T, UserString);
 }
 
 static bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
@@ -627,14 +632,14 @@ std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
     S += ' ';
     S += Name;
     S += '=';
-    S += formatFetchArg(*A.Expr, A.Type, ABI, Site.Space);
+    S += formatFetchArg(*A.Expr, A.Type, A.UserString, ABI, Site.Space);
     if (A.Length) {
       // Extended notation: a pointer-and-length string, its length in
       // brackets ("+0(+8(%di)):string[+0(%di):u64]").
       ValueType LT;
       LT.Kind = ValueType::Int;
       LT.Size = 8;
-      S += "[" + formatFetchArg(*A.Length, LT, ABI, Site.Space) + "]";
+      S += "[" + formatFetchArg(*A.Length, LT, false, ABI, Site.Space) + "]";
     }
   }
   return S;
@@ -1089,7 +1094,7 @@ std::string serializePlan(const SitePlan &Site) {
     V += '\t';
     V += std::to_string(int(A.Type.Kind)) + " " + std::to_string(A.Type.Size) +
          " " + std::to_string(A.Type.Signed) + " " +
-         std::to_string(A.Type.UserString);
+         std::to_string(A.UserString);
     V += '\t';
     writeExpr(*A.Expr, V);
     if (A.Length) {
@@ -1132,7 +1137,7 @@ Expected<SitePlan> parsePlan(StringRef Text) {
       A.Type.Kind = ValueType::KindTy(Kind);
       A.Type.Size = Size;
       A.Type.Signed = Signed;
-      A.Type.UserString = User;
+      A.UserString = User;
       ExprReader R(F[4]);
       auto E = R.read();
       if (!E)

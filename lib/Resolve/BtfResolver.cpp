@@ -143,7 +143,7 @@ private:
     return Id;
   }
   std::string typeName(uint32_t Id) const;
-  Expected<ScalarType> scalarOf(uint32_t Id, TextRange R) const;
+  Expected<ValueType> scalarOf(uint32_t Id, TextRange R) const;
   Expected<Val> eval(const SpecExpr &E);
   Expected<std::unique_ptr<FetchExpr>> load(Val V, const SpecExpr &E);
   /// One member on the way from a structure to a named member: the
@@ -211,36 +211,36 @@ std::string BtfWalk::typeName(uint32_t Id) const {
 }
 
 /// The calling convention's view of a BTF type.
-Expected<ScalarType> BtfWalk::scalarOf(uint32_t Id, TextRange R) const {
-  ScalarType S;
+Expected<ValueType> BtfWalk::scalarOf(uint32_t Id, TextRange R) const {
+  ValueType S;
   S.Text = typeName(Id);
   const struct btf_type *Ty = type(strip(Id));
   if (!Ty) {
-    S.Kind = ScalarType::Void;
+    S.Kind = ValueType::Void;
     return S;
   }
   switch (btf_kind(Ty)) {
   case BTF_KIND_INT: {
     uint32_t Enc = btf_int_encoding(Ty);
-    S.Kind = (Enc & BTF_INT_BOOL) ? ScalarType::Bool
-             : Ty->size > 8       ? ScalarType::Int128
-                                  : ScalarType::Int;
+    S.Kind = (Enc & BTF_INT_BOOL) ? ValueType::Bool
+             : Ty->size > 8       ? ValueType::Int128
+                                  : ValueType::Int;
     S.Size = Ty->size;
     S.Signed = Enc & BTF_INT_SIGNED;
     return S;
   }
   case BTF_KIND_PTR:
-    S.Kind = ScalarType::Pointer;
+    S.Kind = ValueType::Pointer;
     S.Size = ABI.PointerSize;
     return S;
   case BTF_KIND_ENUM:
   case BTF_KIND_ENUM64:
-    S.Kind = ScalarType::Int;
+    S.Kind = ValueType::Int;
     S.Size = Ty->size;
     S.Signed = btf_kflag(Ty);
     return S;
   case BTF_KIND_FLOAT:
-    S.Kind = ScalarType::Float;
+    S.Kind = ValueType::Float;
     S.Size = Ty->size;
     return S;
   default:
@@ -473,7 +473,7 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
     auto S = scalarOf(Proto->type, E.Range);
     if (!S)
       return S.takeError();
-    if (S->Kind == ScalarType::Void)
+    if (S->Kind == ValueType::Void)
       return errorAt(E.Range, "'" + Spec.Place.Symbol + "' returns void");
     if (isTrampolineProbe(Spec.Kind)) {
       if (S->Size > 8)
@@ -680,7 +680,7 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
     P.Expr = std::move(Addr);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
-    P.Type.UserString = FT->Kind == FetchTypeSpec::UString;
+    P.UserString = FT->Kind == FetchTypeSpec::UString;
     return std::move(P);
   }
 
@@ -709,7 +709,7 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
 
   ValueType VT;
   if (FT) {
-    ScalarType ST = scalarTypeForFetchType(*FT, ABI);
+    ValueType ST = valueTypeForFetchType(*FT, ABI);
     VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
                                              : ValueType::Int;
     VT.Size = ST.Size;
@@ -725,7 +725,7 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
     auto Sc = scalarOf(V->Type, E.Range);
     if (!Sc)
       return Sc.takeError();
-    auto X = valueTypeFor(*Sc, ABI, E.Range);
+    auto X = fetchedType(*Sc, ABI, E.Range);
     if (!X)
       return X.takeError();
     VT = *X;
@@ -772,7 +772,7 @@ Error BtfWalk::findFunction() {
   if (!Proto || !btf_is_func_proto(Proto))
     return errorAt(Spec.Place.SymbolRange,
                    "BTF describes '" + Fn + "' without a prototype");
-  std::vector<ScalarType> Types;
+  std::vector<ValueType> Types;
   const struct btf_param *Par = btf_params(Proto);
   unsigned N = btf_vlen(Proto);
   bool NeedLocations = false;

@@ -33,11 +33,11 @@ static Hint convHint(StringRef Name) {
 }
 
 /// Fixed-width and POSIX names every kernel and libc program agrees on.
-std::optional<ScalarType> wellKnownTypedef(StringRef Name,
+std::optional<ValueType> wellKnownTypedef(StringRef Name,
                                            const ArchABI &ABI) {
   auto Int = [](unsigned Size, bool Signed) {
-    ScalarType T;
-    T.Kind = ScalarType::Int;
+    ValueType T;
+    T.Kind = ValueType::Int;
     T.Size = Size;
     T.Signed = Signed;
     return T;
@@ -67,14 +67,14 @@ std::optional<ScalarType> wellKnownTypedef(StringRef Name,
   return std::nullopt;
 }
 
-Expected<std::optional<ScalarType>>
+Expected<std::optional<ValueType>>
 classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
-  ScalarType Out;
+  ValueType Out;
   Out.Text = T.Text;
   if (T.PointerDepth > 0) {
-    Out.Kind = ScalarType::Pointer;
+    Out.Kind = ValueType::Pointer;
     Out.Size = ABI.PointerSize;
-    return std::optional<ScalarType>(Out);
+    return std::optional<ValueType>(Out);
   }
   unsigned Longs = 0, Signed = 0, Unsigned = 0, Shorts = 0;
   StringRef Base;
@@ -92,7 +92,7 @@ classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
     } else if (W == "unsigned") {
       ++Unsigned;
     } else if (W == "struct" || W == "union" || W == "enum") {
-      return std::optional<ScalarType>(); // the front end looks the tag up
+      return std::optional<ValueType>(); // the front end looks the tag up
     } else if (W == "char" || W == "int" || W == "_Bool" || W == "bool" ||
                W == "float" || W == "double" || W == "void" ||
                W == "__int128") {
@@ -113,9 +113,9 @@ classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
                                   "' is not a type keyword");
     if (auto K = wellKnownTypedef(Other, ABI)) {
       K->Text = T.Text;
-      return std::optional<ScalarType>(*K);
+      return std::optional<ValueType>(*K);
     }
-    return std::optional<ScalarType>(); // a typedef the front end knows
+    return std::optional<ValueType>(); // a typedef the front end knows
   }
   if (Signed && Unsigned)
     return errorAt(T.Range,
@@ -126,52 +126,52 @@ classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
   if (Base == "char") {
     if (Longs || Shorts)
       return errorAt(T.Range, "invalid type '" + T.Text + "'");
-    Out.Kind = ScalarType::Int;
+    Out.Kind = ValueType::Int;
     Out.Size = 1;
     // Plain char is the ABI's: signed on x86 and mips, unsigned on arm,
     // aarch64, powerpc, s390x and riscv.
     Out.Signed = Signed ? true : Unsigned ? false : ABI.CharSigned;
   } else if (Base == "_Bool" || Base == "bool") {
-    Out.Kind = ScalarType::Bool;
+    Out.Kind = ValueType::Bool;
     Out.Size = 1;
   } else if (Base == "float" || Base == "double") {
-    Out.Kind = ScalarType::Float;
+    Out.Kind = ValueType::Float;
     Out.Size = Base == "float" ? 4 : (Longs ? ABI.LongDoubleSize : 8);
     Out.Align = Base == "float" ? 4 : Longs ? ABI.LongDoubleAlign : ABI.DoubleAlign;
   } else if (Base == "void") {
-    Out.Kind = ScalarType::Void;
+    Out.Kind = ValueType::Void;
   } else if (Base == "__int128") {
-    Out.Kind = ScalarType::Int128;
+    Out.Kind = ValueType::Int128;
     Out.Size = 16;
     Out.Signed = IsSigned;
   } else {
-    Out.Kind = ScalarType::Int;
+    Out.Kind = ValueType::Int;
     Out.Signed = IsSigned;
     Out.Size = Shorts ? 2 : Longs == 2 ? 8 : Longs == 1 ? ABI.LongSize : 4;
     if (Longs == 2)
       Out.Align = ABI.LongLongAlign;
   }
-  return std::optional<ScalarType>(Out);
+  return std::optional<ValueType>(Out);
 }
 
-ScalarType scalarTypeForFetchType(const FetchTypeSpec &F, const ArchABI &ABI) {
-  ScalarType T;
+ValueType valueTypeForFetchType(const FetchTypeSpec &F, const ArchABI &ABI) {
+  ValueType T;
   switch (F.Kind) {
   case FetchTypeSpec::Unsigned:
   case FetchTypeSpec::Signed:
-    T.Kind = ScalarType::Int;
+    T.Kind = ValueType::Int;
     T.Size = F.Bits / 8;
     T.Signed = F.Kind == FetchTypeSpec::Signed;
     T.Text = (T.Signed ? "s" : "u") + std::to_string(F.Bits);
     break;
   case FetchTypeSpec::Hex:
-    T.Kind = ScalarType::Int;
+    T.Kind = ValueType::Int;
     T.Size = F.Bits / 8;
     T.Text = "x" + std::to_string(F.Bits);
     break;
   case FetchTypeSpec::String:
   case FetchTypeSpec::UString:
-    T.Kind = ScalarType::Pointer;
+    T.Kind = ValueType::Pointer;
     T.Size = ABI.PointerSize;
     T.Text = F.Kind == FetchTypeSpec::String ? "string" : "ustring";
     break;
@@ -201,36 +201,32 @@ std::optional<TextRange> partNeedingDebugInfo(const SpecExpr &E) {
   return E.Range;
 }
 
-Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
-                                 TextRange Range) {
+Expected<ValueType> fetchedType(const ValueType &T, const ArchABI &ABI,
+                                TextRange Range) {
   ValueType V;
+  V.Kind = T.Kind;
   switch (T.Kind) {
-  case ScalarType::Int:
-    V.Kind = ValueType::Int;
+  case ValueType::Int:
+  case ValueType::Bool:
+  case ValueType::Pointer:
     break;
-  case ScalarType::Bool:
-    V.Kind = ValueType::Bool;
-    break;
-  case ScalarType::Pointer:
-    V.Kind = ValueType::Pointer;
-    break;
-  case ScalarType::Float:
+  case ValueType::Float:
     return errorAt(Range, "cannot fetch '" + T.Text +
                               "': floating-point arguments are passed in FP "
                               "registers, which struct pt_regs does not hold");
-  case ScalarType::Int128:
+  case ValueType::Int128:
     return errorAt(Range, "cannot fetch '" + T.Text +
                               "': 128-bit integers are not supported by the "
                               "calling-convention mode; fetch the halves "
                               "with two register arguments");
-  case ScalarType::Aggregate:
+  case ValueType::String:
+  case ValueType::Aggregate:
     if (T.Size == 0)
       return errorAt(Range, "cannot fetch '" + T.Text +
                                 "' by value: its size is not known here");
-    V.Kind = ValueType::Aggregate;
     V.Size = T.Size;
     return V;
-  case ScalarType::Void:
+  case ValueType::Void:
     return errorAt(Range, "'void' is not an argument type; did you mean "
                           "'void *'?");
   }
@@ -240,42 +236,6 @@ Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
   V.Size = T.Size;
   V.Signed = T.Signed;
   return V;
-}
-
-Expected<ScalarType> scalarTypeFor(const CTypeDesc &T, const ArchABI &ABI) {
-  auto L = layoutType(T, ABI);
-  if (!L)
-    return L.takeError();
-  ScalarType S;
-  S.Size = L->Size;
-  S.Align = L->Align;
-  S.Signed = L->Signed;
-  switch (T.Kind) {
-  case CTypeDesc::Record:
-  case CTypeDesc::Union:
-  case CTypeDesc::Array:
-    S.Kind = ScalarType::Aggregate;
-    S.Leaves = std::move(L->Leaves);
-    break;
-  case CTypeDesc::Bool:
-    S.Kind = ScalarType::Bool;
-    break;
-  case CTypeDesc::Pointer:
-    S.Kind = ScalarType::Pointer;
-    break;
-  case CTypeDesc::Float:
-  case CTypeDesc::Double:
-  case CTypeDesc::LongDouble:
-    S.Kind = ScalarType::Float;
-    break;
-  case CTypeDesc::Int128:
-    S.Kind = ScalarType::Int128;
-    break;
-  default:
-    S.Kind = ScalarType::Int;
-    break;
-  }
-  return S;
 }
 
 namespace {
@@ -291,14 +251,14 @@ public:
 
   /// The location of the next argument, of type T (an integer, pointer or
   /// aggregate whose ValueType was accepted); or why it cannot be read.
-  Expected<std::unique_ptr<FetchExpr>> next(const ScalarType &T,
+  Expected<std::unique_ptr<FetchExpr>> next(const ValueType &T,
                                             TextRange Range) {
     ArgPlace P =
-        T.Kind == ScalarType::Aggregate
+        T.Kind == ValueType::Aggregate
             ? CC.Rule->aggregate(Cursor, T.Size, std::max(T.Align, 1u),
                                  T.Leaves)
             : CC.Rule->scalar(Cursor, T.Size, T.Align ? T.Align : T.Size,
-                              T.Kind == ScalarType::Float);
+                              T.Kind == ValueType::Float);
     if (P.refused())
       return errorAt(Range, "cannot fetch '" + T.Text + "': " + P.Refusal,
                      P.TryConv ? convHint(P.TryConv) : Hint{});
@@ -427,8 +387,8 @@ struct ConvSite {
 Expected<std::unique_ptr<FetchExpr>>
 ConvSite::argSlot(unsigned N, unsigned Size, TextRange R) {
   ArgAllocator A(ABI, CC);
-  ScalarType Word;
-  Word.Kind = ScalarType::Int;
+  ValueType Word;
+  Word.Kind = ValueType::Int;
   Word.Size = ABI.PointerSize;
   Word.Text = "$arg";
   for (unsigned I = 1; I < N; ++I)
@@ -456,9 +416,9 @@ Error ConvSite::planByType(const ProbeArg &Arg, const ArgInput &In,
   // (on the i386 stack, in arm base-standard core registers, in n64's
   // stack slots) their bits are fetched as an unsigned integer, shown
   // in hex; elsewhere they are in FP registers and refused by name.
-  bool FloatBits = In.Type.Kind == ScalarType::Float &&
+  bool FloatBits = In.Type.Kind == ValueType::Float &&
                    Alloc.floatTravelsAsInteger(In.Type.Size);
-  if (In.Type.Kind == ScalarType::Float && !FloatBits) {
+  if (In.Type.Kind == ValueType::Float && !FloatBits) {
     if (In.Type.Size != 4 && In.Type.Size != 8)
       return errorAt(Arg.Range,
                      "cannot fetch '" + In.Type.Text + "': only 32- and "
@@ -469,13 +429,13 @@ Error ConvSite::planByType(const ProbeArg &Arg, const ArgInput &In,
                    "cannot fetch '" + In.Type.Text + "': " + Why.Refusal,
                    Why.TryConv ? convHint(Why.TryConv) : Hint{});
   }
-  ScalarType LocType = In.Type;
+  ValueType LocType = In.Type;
   if (FloatBits) {
     P.Type.Kind = ValueType::Pointer; // the bits, printed as hex
     P.Type.Size = In.Type.Size;
     P.Type.Signed = false;
   } else {
-    auto VT = valueTypeFor(In.Type, ABI, Arg.Range);
+    auto VT = fetchedType(In.Type, ABI, Arg.Range);
     if (!VT)
       return VT.takeError();
     P.Type = *VT;
@@ -506,7 +466,7 @@ Error ConvSite::planRegisterExpr(const ProbeArg &Arg, const ArgInput &In,
       return L.takeError();
     Ret = std::move(*L);
   }
-  auto VT = valueTypeFor(In.Type, ABI, Arg.Range);
+  auto VT = fetchedType(In.Type, ABI, Arg.Range);
   if (!VT)
     return VT.takeError();
   P.Type = *VT;
@@ -520,8 +480,8 @@ Error ConvSite::planRegisterExpr(const ProbeArg &Arg, const ArgInput &In,
     P.Type.Size = StringFetchSize;
     // In a uprobe every read is of user memory; ":ustring" matters in
     // kprobes.
-    P.Type.UserString = Arg.FetchType->Kind == FetchTypeSpec::UString &&
-                        !isUserProbe(Spec.Kind);
+    P.UserString = Arg.FetchType->Kind == FetchTypeSpec::UString &&
+                   !isUserProbe(Spec.Kind);
   }
   switch (E.Kind) {
   case SpecExpr::Reg: {
@@ -598,13 +558,13 @@ Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
 namespace bpfprobe {
 
 Expected<std::vector<std::unique_ptr<FetchExpr>>>
-entryArgumentLocations(ArrayRef<ScalarType> Params, const ArchABI &ABI,
+entryArgumentLocations(ArrayRef<ValueType> Params, const ArchABI &ABI,
                        const CallingConv &CC, ArrayRef<TextRange> Ranges) {
   ArgAllocator Alloc(ABI, CC);
   std::vector<std::unique_ptr<FetchExpr>> Out;
   for (size_t I = 0; I < Params.size(); ++I) {
     TextRange R = I < Ranges.size() ? Ranges[I] : TextRange{};
-    if (Params[I].Kind == ScalarType::Float &&
+    if (Params[I].Kind == ValueType::Float &&
         !Alloc.floatTravelsAsInteger(Params[I].Size))
       return errorAt(R, "cannot fetch '" + Params[I].Text +
                             "': floating-point arguments are passed in FP "

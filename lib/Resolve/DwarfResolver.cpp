@@ -173,15 +173,15 @@ void collectLeaves(DWARFDie T, unsigned Base, unsigned PointerSize,
   }
 }
 
-/// A DWARF type as calling conventions see it (Resolver.h's ScalarType),
+/// A DWARF type as calling conventions see it (Resolver.h's ValueType),
 /// so that the DWARF resolver asks the same questions of the one
 /// implementation of $retval as the calling-convention resolver.
-ScalarType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
-  ScalarType S;
+ValueType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
+  ValueType S;
   S.Text = typeName(Type);
   DWARFDie T = stripTypedefs(Type);
   if (!T) {
-    S.Kind = ScalarType::Void;
+    S.Kind = ValueType::Void;
     return S;
   }
   S.Size = typeSize(T, PointerSize).value_or(0);
@@ -189,30 +189,30 @@ ScalarType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
   case dwarf::DW_TAG_pointer_type:
   case dwarf::DW_TAG_reference_type:
   case dwarf::DW_TAG_rvalue_reference_type:
-    S.Kind = ScalarType::Pointer;
+    S.Kind = ValueType::Pointer;
     S.Size = PointerSize;
     return S;
   case dwarf::DW_TAG_enumeration_type:
-    S.Kind = ScalarType::Int;
+    S.Kind = ValueType::Int;
     return S;
   case dwarf::DW_TAG_base_type: {
     auto Enc = dwarf::toUnsigned(T.find(dwarf::DW_AT_encoding)).value_or(0);
     if (Enc == dwarf::DW_ATE_float || Enc == dwarf::DW_ATE_complex_float)
-      S.Kind = ScalarType::Float;
+      S.Kind = ValueType::Float;
     else if (Enc == dwarf::DW_ATE_boolean)
-      S.Kind = ScalarType::Bool;
+      S.Kind = ValueType::Bool;
     else
-      S.Kind = S.Size > 8 ? ScalarType::Int128 : ScalarType::Int;
+      S.Kind = S.Size > 8 ? ValueType::Int128 : ValueType::Int;
     S.Signed = Enc == dwarf::DW_ATE_signed || Enc == dwarf::DW_ATE_signed_char;
     return S;
   }
   default:
     if (isAggregate(T)) {
-      S.Kind = ScalarType::Aggregate;
+      S.Kind = ValueType::Aggregate;
       collectLeaves(T, 0, PointerSize, false, 0, S.Leaves);
       return S;
     }
-    S.Kind = ScalarType::Int;
+    S.Kind = ValueType::Int;
     return S;
   }
 }
@@ -1603,14 +1603,14 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
     // info, by the same rules as the calling-convention resolver.
     const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
     DWARFDie RetType = typeOf(S.Subprogram);
-    ScalarType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
+    ValueType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
     auto L = returnValueLocation(ST, ABI, CC, E.Range);
     if (!L)
       return L.takeError();
     if (L->Kind == ReturnLocation::InMemory)
       return std::make_pair(Located::memory(std::move(L->Expr)), RetType);
     if (L->Expr->Kind == FetchExpr::Pieces &&
-        ST.Kind == ScalarType::Aggregate) {
+        ST.Kind == ValueType::Aggregate) {
       // A structure in a register pair: pieces, as DW_OP_piece would say.
       Located P;
       P.Kind = Located::Pieces;
@@ -2219,7 +2219,7 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
       P.Length = std::move(C->Length);
       P.Type.Kind = ValueType::String;
       P.Type.Size = StringFetchSize;
-      P.Type.UserString =
+      P.UserString =
           FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
       return std::move(P);
     }
@@ -2254,7 +2254,7 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
     P.Expr = std::move(Addr);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
-    P.Type.UserString =
+    P.UserString =
         FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
     return std::move(P);
   }
@@ -2271,7 +2271,7 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
                        "' to copy it whole");
   }
   if (FT) {
-    ScalarType ST = scalarTypeForFetchType(*FT, ABI);
+    ValueType ST = valueTypeForFetchType(*FT, ABI);
     VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
                                              : ValueType::Int;
     VT.Size = ST.Size;

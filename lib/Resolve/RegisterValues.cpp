@@ -55,7 +55,7 @@ Error checkArgPlace(const ProbeSpec &Spec, const SpecExpr &E) {
                    .str());
 }
 
-static std::string typeText(const ScalarType &T) {
+static std::string typeText(const ValueType &T) {
   return T.Text.empty() ? "this type" : "'" + T.Text + "'";
 }
 
@@ -63,7 +63,7 @@ static std::string typeText(const ScalarType &T) {
 static Expected<ReturnLocation> inReturnRegs(const ArchABI &ABI,
                                              const CallingConv &CC,
                                              unsigned Size, TextRange R,
-                                             const ScalarType &T) {
+                                             const ValueType &T) {
   unsigned W = ABI.PointerSize;
   unsigned N = divideCeil(Size, W);
   if (N > CC.RetRegs.size())
@@ -90,7 +90,7 @@ static Expected<ReturnLocation> inReturnRegs(const ArchABI &ABI,
   return std::move(L);
 }
 
-Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
+Expected<ReturnLocation> returnValueLocation(const ValueType &T,
                                              const ArchABI &ABI,
                                              const CallingConv &CC,
                                              TextRange R) {
@@ -101,21 +101,22 @@ Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
   if (CC.RetRegs.empty())
     return Refuse("the calling convention names no return register");
   switch (T.Kind) {
-  case ScalarType::Void:
+  case ValueType::Void:
     return Refuse("the function returns nothing");
-  case ScalarType::Float:
+  case ValueType::Float:
     // Only the base (soft-float) Arm standard returns floating point in
     // core registers (AAPCS 6.5: r0, r0-r1).
     if (CC.Rule->returnsFloatInCoreRegs() && (T.Size == 4 || T.Size == 8))
       return inReturnRegs(ABI, CC, T.Size, R, T);
     return Refuse("floating-point values are returned in FP registers (" +
                   Twine(CC.RuleRef) + "), which struct pt_regs does not hold");
-  case ScalarType::Int128:
-  case ScalarType::Int:
-  case ScalarType::Bool:
-  case ScalarType::Pointer:
+  case ValueType::Int128:
+  case ValueType::Int:
+  case ValueType::Bool:
+  case ValueType::Pointer:
+  case ValueType::String: // no C type is one; its address would travel so
     return inReturnRegs(ABI, CC, std::max(T.Size, 1u), R, T);
-  case ScalarType::Aggregate:
+  case ValueType::Aggregate:
     break;
   }
 

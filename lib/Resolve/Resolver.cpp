@@ -110,11 +110,11 @@ SitePlan sitePlanAtSymbol(const ProbeSpec &Spec, const ArchABI &ABI,
   return Site;
 }
 
-ScalarType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI) {
+ValueType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI) {
   if (Arg.FetchType)
-    return scalarTypeForFetchType(*Arg.FetchType, ABI);
-  ScalarType T;
-  T.Kind = ScalarType::Int;
+    return valueTypeForFetchType(*Arg.FetchType, ABI);
+  ValueType T;
+  T.Kind = ValueType::Int;
   T.Size = ABI.PointerSize;
   T.Text = "u" + std::to_string(ABI.PointerSize * 8);
   return T;
