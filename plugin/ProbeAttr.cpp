@@ -744,7 +744,7 @@ private:
   }
 
   /// Looks up `struct tag`, `union tag`, `enum tag` or a typedef name.
-  QualType lookupType(const CTypeSpec &T) {
+  QualType lookupType(const CTypeSyntax &T) {
     ASTContext &Ctx = CI.getASTContext();
     StringRef Tag, Name;
     for (size_t I = 0; I < T.Words.size(); ++I) {

@@ -653,13 +653,12 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
   auto V = eval(E);
   if (!V)
     return V.takeError();
-  const std::optional<FetchTypeSpec> &FT = Arg.FetchType;
+  const std::optional<ValueType> &FT = Arg.FetchType;
   uint32_t S = strip(V->Type);
   const struct btf_type *Ty = type(S);
   P.CType = typeName(V->Type);
 
-  if (FT && (FT->Kind == FetchTypeSpec::String ||
-             FT->Kind == FetchTypeSpec::UString)) {
+  if (FT && FT->Kind == ValueType::String) {
     std::unique_ptr<FetchExpr> Addr;
     auto IsByte = [&](uint32_t Id) {
       const struct btf_type *ET = type(strip(Id));
@@ -673,14 +672,15 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
         return L.takeError();
       Addr = std::move(*L);
     } else {
-      return errorAt(FT->Range, "':" + FT->name() + "' needs a pointer to "
-                                "char or a char array; '" + text(E.Range) +
-                                "' is a '" + P.CType + "'");
+      return errorAt(Arg.FetchTypeRange,
+                     "':" + FT->Text + "' needs a pointer to char or a "
+                     "char array; '" + text(E.Range) + "' is a '" +
+                         P.CType + "'");
     }
     P.Expr = std::move(Addr);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
-    P.UserString = FT->Kind == FetchTypeSpec::UString;
+    P.UserString = Arg.FetchUserString;
     return std::move(P);
   }
 
@@ -688,10 +688,11 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
                           btf_is_array(Ty));
   if (Aggregate) {
     if (FT)
-      return errorAt(FT->Range, "'" + text(E.Range) + "' is a '" + P.CType +
-                                    "', not a scalar: fetch one of its "
-                                    "members or elements, or leave out ':" +
-                                    FT->name() + "' to copy it whole");
+      return errorAt(Arg.FetchTypeRange,
+                     "'" + text(E.Range) + "' is a '" + P.CType +
+                         "', not a scalar: fetch one of its members or "
+                         "elements, or leave out ':" + FT->Text +
+                         "' to copy it whole");
     if (!V->Addr)
       return errorAt(E.Range, "'" + text(E.Range) + "' is not in memory");
     int64_t Size = btf__resolve_size(T, S);
@@ -709,12 +710,10 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
 
   ValueType VT;
   if (FT) {
-    ValueType ST = valueTypeForFetchType(*FT, ABI);
-    VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
-                                             : ValueType::Int;
-    VT.Size = ST.Size;
-    VT.Signed = ST.Signed;
-    P.CType = FT->name();
+    VT.Kind = FT->Kind; // Int, or Pointer for hex
+    VT.Size = FT->Size;
+    VT.Signed = FT->Signed;
+    P.CType = FT->Text;
   } else if (!Ty) {
     if (E.Kind != SpecExpr::Reg)
       return errorAt(E.Range, "'" + text(E.Range) + "' has no type (void); "

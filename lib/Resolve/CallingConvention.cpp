@@ -68,7 +68,7 @@ std::optional<ValueType> wellKnownTypedef(StringRef Name,
 }
 
 Expected<std::optional<ValueType>>
-classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
+classifyBuiltinCType(const CTypeSyntax &T, const ArchABI &ABI) {
   ValueType Out;
   Out.Text = T.Text;
   if (T.PointerDepth > 0) {
@@ -152,31 +152,6 @@ classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI) {
       Out.Align = ABI.LongLongAlign;
   }
   return std::optional<ValueType>(Out);
-}
-
-ValueType valueTypeForFetchType(const FetchTypeSpec &F, const ArchABI &ABI) {
-  ValueType T;
-  switch (F.Kind) {
-  case FetchTypeSpec::Unsigned:
-  case FetchTypeSpec::Signed:
-    T.Kind = ValueType::Int;
-    T.Size = F.Bits / 8;
-    T.Signed = F.Kind == FetchTypeSpec::Signed;
-    T.Text = (T.Signed ? "s" : "u") + std::to_string(F.Bits);
-    break;
-  case FetchTypeSpec::Hex:
-    T.Kind = ValueType::Int;
-    T.Size = F.Bits / 8;
-    T.Text = "x" + std::to_string(F.Bits);
-    break;
-  case FetchTypeSpec::String:
-  case FetchTypeSpec::UString:
-    T.Kind = ValueType::Pointer;
-    T.Size = ABI.PointerSize;
-    T.Text = F.Kind == FetchTypeSpec::String ? "string" : "ustring";
-    break;
-  }
-  return T;
 }
 
 std::optional<TextRange> partNeedingDebugInfo(const SpecExpr &E) {
@@ -470,18 +445,16 @@ Error ConvSite::planRegisterExpr(const ProbeArg &Arg, const ArgInput &In,
   if (!VT)
     return VT.takeError();
   P.Type = *VT;
-  if (Arg.FetchType && Arg.FetchType->Kind == FetchTypeSpec::Hex)
+  if (Arg.FetchType && Arg.FetchType->Kind == ValueType::Pointer)
     P.Type.Kind = ValueType::Pointer; // printed as hex
-  if (Arg.FetchType && (Arg.FetchType->Kind == FetchTypeSpec::String ||
-                        Arg.FetchType->Kind == FetchTypeSpec::UString)) {
+  if (Arg.FetchType && Arg.FetchType->Kind == ValueType::String) {
     // The value is the string's address; the prologue copies up to
     // StringFetchSize bytes of it.
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
     // In a uprobe every read is of user memory; ":ustring" matters in
     // kprobes.
-    P.UserString = Arg.FetchType->Kind == FetchTypeSpec::UString &&
-                   !isUserProbe(Spec.Kind);
+    P.UserString = Arg.FetchUserString && !isUserProbe(Spec.Kind);
   }
   switch (E.Kind) {
   case SpecExpr::Reg: {

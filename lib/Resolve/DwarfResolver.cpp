@@ -2184,12 +2184,12 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   P.Text = Arg.Text;
   P.CType = typeName(Type);
 
-  const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
-  if (FT && (FT->Kind == FetchTypeSpec::String ||
-             FT->Kind == FetchTypeSpec::UString)) {
+  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
+  if (FT && FT->Kind == ValueType::String) {
     if (E.Kind == SpecExpr::Method)
-      return errorAt(FT->Range, "'" + text(E.Range) + "' is a number; "
-                                "':" + FT->name() + "' needs a string");
+      return errorAt(Arg.FetchTypeRange,
+                     "'" + text(E.Range) + "' is a number; ':" + FT->Text +
+                         "' needs a string");
     DWARFDie T = stripTypedefs(Type);
     // A reference to a library string is the string.
     if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
@@ -2207,7 +2207,7 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
     // A string that is a pointer and a length: its characters, up to the
     // string limit, and its length beside them.
     if (isCountedString(T, completeType(T))) {
-      auto C = countedString(S, Loc, T, E, FT->Range);
+      auto C = countedString(S, Loc, T, E, Arg.FetchTypeRange);
       if (!C)
         return C.takeError();
       if (!C->Chars)
@@ -2220,7 +2220,7 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
       P.Type.Kind = ValueType::String;
       P.Type.Size = StringFetchSize;
       P.UserString =
-          FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
+          Arg.FetchUserString && !isUserProbe(Spec.Kind);
       return std::move(P);
     }
     // A char array in memory is its own address; a pointer is read. The
@@ -2232,8 +2232,8 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
       if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
         Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
       if (!Bytes)
-        return errorAt(FT->Range,
-                       "':" + FT->name() + "' needs a pointer to char or a "
+        return errorAt(Arg.FetchTypeRange,
+                       "':" + FT->Text + "' needs a pointer to char or a "
                        "char array; '" + text(E.Range) + "' is a '" +
                        typeName(Type) + "'");
     }
@@ -2247,15 +2247,15 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
         return V.takeError();
       Addr = std::move(*V);
     } else {
-      return errorAt(FT->Range, "':" + FT->name() + "' needs a pointer or a "
-                                "char array; '" + text(E.Range) + "' is a '" +
-                                typeName(Type) + "'");
+      return errorAt(Arg.FetchTypeRange,
+                     "':" + FT->Text + "' needs a pointer or a char array; '" +
+                         text(E.Range) + "' is a '" + typeName(Type) + "'");
     }
     P.Expr = std::move(Addr);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
     P.UserString =
-        FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
+        Arg.FetchUserString && !isUserProbe(Spec.Kind);
     return std::move(P);
   }
 
@@ -2264,19 +2264,17 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
     // A struct, union or array is copied whole or not at all: reading a
     // scalar's worth of it would depend on where it lives.
     DWARFDie Whole = completeType(Type);
-    return errorAt(FT->Range,
+    return errorAt(Arg.FetchTypeRange,
                    "'" + text(E.Range) + "' is a '" + typeName(Whole) +
                        "', not a scalar: fetch one of its members or "
-                       "elements, or leave out ':" + FT->name() +
+                       "elements, or leave out ':" + FT->Text +
                        "' to copy it whole");
   }
   if (FT) {
-    ValueType ST = valueTypeForFetchType(*FT, ABI);
-    VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
-                                             : ValueType::Int;
-    VT.Size = ST.Size;
-    VT.Signed = ST.Signed;
-    P.CType = FT->name();
+    VT.Kind = FT->Kind; // Int, or Pointer for hex
+    VT.Size = FT->Size;
+    VT.Signed = FT->Signed;
+    P.CType = FT->Text;
   } else if (!stripTypedefs(Type)) {
     if (E.Kind == SpecExpr::Method) {
       // size(): a size_t.

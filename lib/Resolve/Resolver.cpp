@@ -111,8 +111,16 @@ SitePlan sitePlanAtSymbol(const ProbeSpec &Spec, const ArchABI &ABI,
 }
 
 ValueType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI) {
+  if (Arg.FetchType && Arg.FetchType->Kind == ValueType::String) {
+    // Read as the string's address.
+    ValueType T;
+    T.Kind = ValueType::Pointer;
+    T.Size = ABI.PointerSize;
+    T.Text = Arg.FetchType->Text;
+    return T;
+  }
   if (Arg.FetchType)
-    return valueTypeForFetchType(*Arg.FetchType, ABI);
+    return *Arg.FetchType;
   ValueType T;
   T.Kind = ValueType::Int;
   T.Size = ABI.PointerSize;

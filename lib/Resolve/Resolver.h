@@ -105,10 +105,7 @@ private:
 /// struct/union/enum tag that only the front end can look up; an error for
 /// an impossible combination ("long char").
 llvm::Expected<std::optional<ValueType>>
-classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI);
-
-/// The type an explicit ":u32"-style fetch type stands for.
-ValueType valueTypeForFetchType(const FetchTypeSpec &F, const ArchABI &ABI);
+classifyBuiltinCType(const CTypeSyntax &T, const ArchABI &ABI);
 
 /// If resolving E needs debug info (names, members, dereferences of names),
 /// the byte range of the first part that does; otherwise std::nullopt.

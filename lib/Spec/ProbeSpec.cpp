@@ -45,22 +45,6 @@ StringRef probeKindName(ProbeKind K) {
   return "kprobe";
 }
 
-std::string FetchTypeSpec::name() const {
-  switch (Kind) {
-  case String:
-    return "string";
-  case UString:
-    return "ustring";
-  case Unsigned:
-    return "u" + utostr(Bits);
-  case Signed:
-    return "s" + utostr(Bits);
-  case Hex:
-    return "x" + utostr(Bits);
-  }
-  return "?";
-}
-
 static std::string sectionPrefix(ProbeKind K, StringRef Binary,
                                  StringRef Symbol) {
   std::string S = probeKindName(K).str() + "/";
@@ -208,7 +192,7 @@ void dumpExpr(const SpecExpr *E, unsigned Indent, raw_ostream &OS) {
   }
 }
 
-void dumpCType(const CTypeSpec &T, raw_ostream &OS) {
+void dumpCType(const CTypeSyntax &T, raw_ostream &OS) {
   OS << "  ctype ";
   printQuoted(OS, T.Text);
   OS << ' ' << T.Range << '\n';
@@ -285,7 +269,7 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
     if (A.Form != ProbeArg::Expression)
       dumpCType(A.Type, OS);
     if (A.FetchType)
-      OS << "  fetch " << A.FetchType->name() << ' ' << A.FetchType->Range
+      OS << "  fetch " << A.FetchType->Text << ' ' << A.FetchTypeRange
          << '\n';
   }
 }
