@@ -53,6 +53,7 @@
 
 #include "CoreRelocation.h"
 #include "IRCompat.h"
+#include "Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -78,8 +79,7 @@ constexpr unsigned FieldRShiftU64 = 5;
 constexpr const char *Flavor = "___bpfprobe";
 
 Error bad(StringRef Core, const Twine &Why) {
-  return createStringError(inconvertibleErrorCode(),
-                           "bad CO-RE access '" + Core + "': " + Why);
+  return fail("bad CO-RE access '" + Core + "': " + Why);
 }
 
 bool isComposite(StringRef T) {

@@ -75,6 +75,10 @@ config.substitutions.append(("%gcc", config.gcc or "gcc"))
 config.substitutions.append(("%bpftool", config.bpftool or "bpftool"))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%python", sys.executable))
+# The libraries' compile flags, one response file each (lib/CMakeLists.txt):
+#   %host_cxx @%lib_flags/Spec.rsp compiles as lib/Spec does.
+config.substitutions.append(("%host_cxx", getattr(config, "host_cxx", "c++")))
+config.substitutions.append(("%lib_flags", os.path.join(config.bpfprobe_obj_root, "lib", "include-roots")))
 
 config.available_features.add("llvm-%s" % config.llvm_version_major)
 if config.gcc:

@@ -5,11 +5,13 @@
  * build-ids of the .bpfprobe metadata, the helper can (from the ELF bytes the
  * skeleton embeds). usage: ./loader [COMMAND]
  * Attaches every probe site, runs COMMAND (if given) and prints the records
- * of default-body probes; without a command it runs until Ctrl-C.
+ * of default-body probes and the bpf_printk lines of the others (from a
+ * tracefs instance of its own); without a command it runs until Ctrl-C.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <bpfprobe/runtime.h>
 
@@ -26,6 +28,7 @@ int main(int argc, char **argv)
 {
 	struct bpfprobe_attachment *att = NULL;
 	struct bpfprobe_records *recs = NULL;
+	struct bpfprobe_printk *printk = NULL;
 	struct probe_bpf *skel;
 	size_t elf_sz;
 	int ret = 1;
@@ -45,18 +48,26 @@ int main(int argc, char **argv)
 	if (!recs)
 		goto out;
 	fprintf(stderr, "attached %zu sites\n", bpfprobe_attachment__link_cnt(att));
+	/* bpf_printk lines, printed as "comm-pid: message" (NULL: no tracefs). */
+	if (bpfprobe_object__uses_printk(skel->obj))
+		printk = bpfprobe_printk__open(NULL);
 
 	if (argc > 1) {
 		if (system(argv[1]) != 0)
 			fprintf(stderr, "'%s' failed\n", argv[1]);
 	} else {
 		signal(SIGINT, on_sigint);
-		while (!stop)
+		while (!stop) {
 			bpfprobe_records__poll(recs, 100);
+			bpfprobe_printk__read(printk);
+		}
 	}
 	bpfprobe_records__consume(recs);
+	usleep(50 * 1000); /* the last lines on their way to the trace */
+	bpfprobe_printk__read(printk);
 	ret = 0;
 out:
+	bpfprobe_printk__close(printk);
 	bpfprobe_records__free(recs);
 	bpfprobe_attachment__destroy(att); /* detaches every site */
 	probe_bpf__destroy(skel);

@@ -428,6 +428,147 @@ BPFPROBE_API int bpfprobe_records__site_hist(const struct bpfprobe_records *recs
 					     __u64 *buckets);
 BPFPROBE_API void bpfprobe_records__free(struct bpfprobe_records *recs);
 
+/* ---- Loading; programs the metadata does not describe --------------- */
+
+struct bpfprobe_load_opts {
+	size_t sz;
+	/** Lines of a rejected program's verifier log to show (0: 20). */
+	size_t log_lines;
+	/**
+	 * Pass libbpf's warnings on as they come, the whole verifier log
+	 * included; a rejection is then reported by the program's name only.
+	 */
+	bool whole_log;
+	/** How to see the whole log, said where lines were left out. */
+	const char *whole_log_hint;
+	size_t :0;
+};
+#define bpfprobe_load_opts__last_field whole_log_hint
+
+/**
+ * bpf_object__load() with libbpf's warnings kept while it runs: when the
+ * verifier rejects a program, the message callback gets the program's
+ * name and the last opts.log_lines lines of its log (where the reason is),
+ * and the result is -LIBBPF_ERRNO__VERIFY; other warnings go on to the
+ * libbpf print callback set before the call, after the load. Otherwise 0,
+ * or libbpf's -errno (-EPERM: no CAP_BPF). Not for concurrent loads
+ * (libbpf's print callback is global).
+ */
+BPFPROBE_API int bpfprobe_object__load(struct bpf_object *obj,
+				       const struct bpfprobe_load_opts *opts);
+
+struct bpfprobe_plain_opts {
+	size_t sz;
+	/**
+	 * The process the probe sites are limited to: a plain program fires
+	 * in every process, which is then said once per program.
+	 */
+	pid_t pid;
+	size_t :0;
+};
+#define bpfprobe_plain_opts__last_field pid
+
+/** The links of the programs bpfprobe_object__attach_plain() attached. */
+struct bpfprobe_plain_links;
+
+/**
+ * Attaches every program of loaded \p obj that \p meta does not describe
+ * (plain libbpf sections beside the probe sites) by its section name, as
+ * bpf_program__attach() does; a program libbpf cannot attach that way is
+ * reported and skipped. NULL with errno only for EINVAL or ENOMEM.
+ */
+BPFPROBE_API struct bpfprobe_plain_links *
+bpfprobe_object__attach_plain(struct bpf_object *obj,
+			      const struct bpfprobe_meta *meta,
+			      const struct bpfprobe_plain_opts *opts);
+BPFPROBE_API size_t
+bpfprobe_plain_links__cnt(const struct bpfprobe_plain_links *links);
+/** Detaches them. */
+BPFPROBE_API void bpfprobe_plain_links__destroy(struct bpfprobe_plain_links *links);
+
+/* ---- bpf_printk lines ----------------------------------------------- */
+
+/** Does \p prog call bpf_trace_printk or bpf_trace_vprintk? */
+BPFPROBE_API bool bpfprobe_program__uses_printk(const struct bpf_program *prog);
+/** Does a program of \p obj? */
+BPFPROBE_API bool bpfprobe_object__uses_printk(const struct bpf_object *obj);
+
+/** One bpf_printk line; the strings live until the callback returns. */
+struct bpfprobe_printk_line {
+	/**
+	 * The task's name: the one given to bpfprobe_printk__name_task() for
+	 * its process, else the trace's, else (when the trace lost it)
+	 * /proc's while the task lives.
+	 */
+	const char *comm;
+	long tid;
+	long pid;         /**< the process (tgid); -1 when not recorded */
+	int cpu;
+	const char *time; /**< seconds, as the trace prints them; NULL if unreadable */
+	const char *msg;
+};
+
+typedef void (*bpfprobe_printk_fn)(void *ctx,
+				   const struct bpfprobe_printk_line *line);
+
+struct bpfprobe_printk_opts {
+	size_t sz;
+	/** Only lines of this process (0: of every process). */
+	pid_t pid;
+	/** BPFPROBE_FMT_JSON: how the default printer prints a line. */
+	unsigned int flags;
+	/** Receives each line; NULL prints it to stdout. */
+	bpfprobe_printk_fn on_line;
+	void *ctx;
+	size_t :0;
+};
+#define bpfprobe_printk_opts__last_field ctx
+
+struct bpfprobe_printk_stats {
+	__u64 lines;    /**< lines delivered */
+	/** Lines of other processes (opts.pid) and of the reading process. */
+	__u64 filtered;
+	/** Lines the trace lost: its LOST EVENTS notes, overruns and drops. */
+	__u64 lost;
+};
+
+/** The bpf_printk lines of the system, read from a tracefs instance. */
+struct bpfprobe_printk;
+
+/**
+ * Starts collecting bpf_printk lines in a private tracefs instance
+ * (instances/bpfprobe-<pid>, removed by bpfprobe_printk__close(), and by
+ * the next open when its process died): its own buffer, so other readers
+ * of trace_pipe neither take these lines nor get them. Without one, the
+ * global trace_pipe, with a warning. NULL with errno when tracefs cannot
+ * be read (ENOENT: not mounted and not mountable).
+ */
+BPFPROBE_API struct bpfprobe_printk *
+bpfprobe_printk__open(const struct bpfprobe_printk_opts *opts);
+/**
+ * Names the lines of process \p pid \p name (its base name, as the kernel
+ * names a task after exec), or its name now when \p name is NULL: the
+ * trace's saved-cmdlines cache may have lost it. Up to 8 processes.
+ */
+BPFPROBE_API int bpfprobe_printk__name_task(struct bpfprobe_printk *printk,
+					    pid_t pid, const char *name);
+/** An fd that polls readable when lines arrive. */
+BPFPROBE_API int bpfprobe_printk__fd(const struct bpfprobe_printk *printk);
+/**
+ * Reads what has arrived (a bounded batch) and hands each line on; the
+ * number of lines delivered, or -errno.
+ */
+BPFPROBE_API int bpfprobe_printk__read(struct bpfprobe_printk *printk);
+BPFPROBE_API int bpfprobe_printk__stats(const struct bpfprobe_printk *printk,
+					struct bpfprobe_printk_stats *stats);
+BPFPROBE_API void bpfprobe_printk__close(struct bpfprobe_printk *printk);
+/**
+ * Prints \p line to stdout as bpfprobe-run does: "comm-pid: msg", or a
+ * JSON object with BPFPROBE_FMT_JSON.
+ */
+BPFPROBE_API void bpfprobe_printk_line__print(const struct bpfprobe_printk_line *line,
+					      unsigned int flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plan/FetchPlan.h"
+#include "Support/Error.h"
+#include "Support/Text.h"
 #include "Target/ArchABI.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -796,8 +798,7 @@ private:
 
 static Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
   auto Fail = [&](const Twine &Msg) {
-    return createStringError(inconvertibleErrorCode(),
-                             "argument '" + A.Name + "': " + Msg);
+    return fail("argument '" + A.Name + "': " + Msg);
   };
   if (!A.Expr)
     return Fail("no fetch expression");
@@ -836,17 +837,15 @@ static Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
 
 Error validate(const SitePlan &Site, const ArchABI &ABI) {
   if (Site.Arch != ABI.Name)
-    return createStringError(inconvertibleErrorCode(),
-                             "the plan is for '" + Site.Arch +
-                                 "', checked against '" + ABI.Name + "'");
+    return fail("the plan is for '" + Site.Arch + "', checked against '" +
+                ABI.Name + "'");
   for (const ArgPlan &A : Site.Args)
     if (Error E = validateArg(A, ABI))
       return E;
   if (Site.stackBytes() > PrologueStackBudget)
-    return createStringError(inconvertibleErrorCode(),
-                             "the prologue needs " + Twine(Site.stackBytes()) +
-                                 " bytes of stack, over the budget of " +
-                                 Twine(PrologueStackBudget));
+    return fail("the prologue needs " + Twine(Site.stackBytes()) +
+                " bytes of stack, over the budget of " +
+                Twine(PrologueStackBudget));
   return Error::success();
 }
 
@@ -855,27 +854,8 @@ Error validate(const SitePlan &Site, const ArchABI &ABI) {
 //===----------------------------------------------------------------------===//
 
 static void escapeInto(StringRef V, std::string &Out) {
-  for (char C : V) {
-    switch (C) {
-    case '\\': Out += "\\\\"; break;
-    case '\n': Out += "\\n"; break;
-    case '\t': Out += "\\t"; break;
-    default: Out += C;
-    }
-  }
-}
-
-static std::string unescape(StringRef V) {
-  std::string Out;
-  for (size_t I = 0; I < V.size(); ++I) {
-    if (V[I] == '\\' && I + 1 < V.size()) {
-      char N = V[++I];
-      Out += N == 'n' ? '\n' : N == 't' ? '\t' : N;
-      continue;
-    }
-    Out += V[I];
-  }
-  return Out;
+  raw_string_ostream OS(Out);
+  writeEscapedValue(OS, V);
 }
 
 static void writeExpr(const FetchExpr &E, std::string &Out) {
@@ -1055,8 +1035,7 @@ private:
     return false;
   }
   Error fail(const Twine &Msg) {
-    return createStringError(inconvertibleErrorCode(),
-                             "bad plan expression: " + Msg);
+    return bpfprobe::fail("bad plan expression: " + Msg);
   }
 };
 } // namespace
@@ -1108,7 +1087,7 @@ std::string serializePlan(const SitePlan &Site) {
 
 Expected<SitePlan> parsePlan(StringRef Text) {
   auto Fail = [](const Twine &Msg) {
-    return createStringError(inconvertibleErrorCode(), "bad plan: " + Msg);
+    return fail("bad plan: " + Msg);
   };
   SmallVector<StringRef, 32> Lines;
   Text.split(Lines, '\n', -1, false);
@@ -1123,9 +1102,15 @@ Expected<SitePlan> parsePlan(StringRef Text) {
       if (F.size() != 5 && F.size() != 6)
         return Fail("argument needs 5 fields (6 with a string length)");
       ArgPlan A;
-      A.Name = unescape(F[0]);
-      A.Text = unescape(F[1]);
-      A.CType = unescape(F[2]);
+      std::optional<std::string> Name = unescapeValue(F[0]),
+                                 ArgText = unescapeValue(F[1]),
+                                 CType = unescapeValue(F[2]);
+      if (!Name || !ArgText || !CType)
+        return Fail("argument has an unknown escape (only \\\\, \\n and \\t "
+                    "exist)");
+      A.Name = std::move(*Name);
+      A.Text = std::move(*ArgText);
+      A.CType = std::move(*CType);
       SmallVector<StringRef, 4> T;
       F[3].split(T, ' ');
       unsigned Kind, Size, Signed, User;
@@ -1157,7 +1142,11 @@ Expected<SitePlan> parsePlan(StringRef Text) {
       Site.Args.push_back(std::move(A));
       continue;
     }
-    std::string V = unescape(RawV);
+    std::optional<std::string> Unescaped = unescapeValue(RawV);
+    if (!Unescaped)
+      return Fail("value of '" + K +
+                  "' has an unknown escape (only \\\\, \\n and \\t exist)");
+    std::string V = std::move(*Unescaped);
     if (K == "program") Site.Program = V;
     else if (K == "body") Site.Body = V;
     else if (K == "section") Site.Section = V;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Plan/Metadata.h"
+#include "Support/Text.h"
 #include "Target/ArchABI.h"
 #include "bpfprobe/metadata.h"
 
@@ -16,26 +17,13 @@ using namespace llvm;
 
 namespace bpfprobe {
 
-static void putEscaped(raw_ostream &OS, StringRef V) {
-  for (char C : V) {
-    if (C == '\\')
-      OS << "\\\\";
-    else if (C == '\n')
-      OS << "\\n";
-    else if (C == '\t')
-      OS << "\\t";
-    else
-      OS << C;
-  }
-}
-
 std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   std::string Out;
   raw_string_ostream OS(Out);
   OS << BPFPROBE_METADATA_MAGIC << ' ' << BPFPROBE_METADATA_VERSION << '\n';
   auto Put = [&](StringRef K, StringRef V) {
     OS << K << '=';
-    putEscaped(OS, V);
+    writeEscapedValue(OS, V);
     OS << '\n';
   };
   Put(BPFPROBE_KEY_PROGRAM, Site.Program);
@@ -64,19 +52,19 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
     Put(BPFPROBE_KEY_RECORD_ID, std::to_string(recordIdFor(Site.Program)));
   for (const ArgPlan &A : Site.Args) {
     OS << BPFPROBE_KEY_ARG << '=';
-    putEscaped(OS, A.Name);
+    writeEscapedValue(OS, A.Name);
     // A pointer-and-length string records its length beside its bytes.
     if (A.Length && A.Type.Kind == ValueType::String)
       OS << '\t'
          << (A.UserString ? BPFPROBE_TYPE_COUNTED_USTRING
-                               : BPFPROBE_TYPE_COUNTED_STRING)
+                          : BPFPROBE_TYPE_COUNTED_STRING)
          << '\t';
     else
       OS << '\t' << kprobeTypeName(A.Type, A.UserString) << '\t';
-    putEscaped(OS, formatFetchArg(*A.Expr, A.Type, A.UserString, ABI,
-                                  Site.Space));
+    writeEscapedValue(OS, formatFetchArg(*A.Expr, A.Type, A.UserString, ABI,
+                                         Site.Space));
     OS << '\t';
-    putEscaped(OS, A.Text);
+    writeEscapedValue(OS, A.Text);
     OS << '\n';
   }
   OS << BPFPROBE_METADATA_END << '\n';

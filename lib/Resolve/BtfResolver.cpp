@@ -23,6 +23,7 @@
 
 #include "Resolve/BtfResolver.h"
 #include "Resolve/Resolver.h"
+#include "Support/Error.h"
 #include "Target/ArchABI.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -42,21 +43,17 @@ Expected<std::unique_ptr<BtfTypes>> BtfTypes::open(StringRef Path,
   if (!BasePath.empty()) {
     Base = btf__parse(BasePath.str().c_str(), nullptr);
     if (!Base)
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot read BTF from '" + BasePath +
-                                   "': " + std::strerror(errno));
+      return fail("cannot read BTF from '" + BasePath +
+                  "': " + std::strerror(errno));
   }
   struct btf *T = Base ? btf__parse_split(Path.str().c_str(), Base)
                        : btf__parse(Path.str().c_str(), nullptr);
   if (!T) {
     int Err = errno;
     btf__free(Base);
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot read BTF from '" + Path + "': " +
-                                 std::strerror(Err) +
-                                 (Err == ENOENT ? "" :
-                                  " (neither raw BTF nor an ELF file with a "
-                                  ".BTF section)"));
+    return fail("cannot read BTF from '" + Path + "': " + std::strerror(Err) +
+                (Err == ENOENT ? "" : " (neither raw BTF nor an ELF file with a "
+                                      ".BTF section)"));
   }
   return std::unique_ptr<BtfTypes>(new BtfTypes(T, Base, Path.str()));
 }
@@ -67,10 +64,6 @@ BtfTypes::~BtfTypes() {
 }
 
 namespace {
-
-Error errorAt(TextRange R, const Twine &Msg, Hint H = {}) {
-  return make_error<ResolveError>(R, Msg.str(), std::move(H));
-}
 
 /// The closest of Names to Name, when close enough to be a misspelling.
 std::string closest(StringRef Name, ArrayRef<std::string> Names) {

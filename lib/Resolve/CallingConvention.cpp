@@ -23,10 +23,6 @@ namespace bpfprobe {
 
 char ResolveError::ID = 0;
 
-static Error errorAt(TextRange R, const Twine &Msg, Hint H = {}) {
-  return make_error<ResolveError>(R, Msg.str(), std::move(H));
-}
-
 static Hint debugInfoHint() { return {Hint::DebugInfoPath, "", ""}; }
 static Hint convHint(StringRef Name) {
   return {Hint::CallConv, Name.str(), ""};

@@ -12,6 +12,7 @@
 
 #include "Resolve/DebugInfoFinder.h"
 #include "Resolve/Resolver.h"
+#include "Support/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -187,10 +188,6 @@ std::vector<ElfSymbol> DebugInfo::functionSymbols() const {
 }
 
 namespace {
-
-Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 /// An error whose message names the debug-info option: Before, the option
 /// in the front end's words (Kind), then After.
@@ -429,14 +426,14 @@ std::string quietMessage(Error E) {
 /// the list of places tried.
 Expected<OwnedObject> openElf(StringRef Path) {
   if (!sys::fs::exists(Path))
-    return makeError("not found");
+    return fail("not found");
   if (sys::fs::is_directory(Path))
-    return makeError("is a directory, expected an ELF file");
+    return fail("is a directory, expected an ELF file");
   Expected<OwnedObject> Bin = ObjectFile::createObjectFile(Path);
   if (!Bin)
-    return makeError("not an ELF file (" + quietMessage(Bin.takeError()) + ")");
+    return fail("not an ELF file (" + quietMessage(Bin.takeError()) + ")");
   if (!Bin->getBinary()->isELF())
-    return makeError("not an ELF file");
+    return fail("not an ELF file");
   return Bin;
 }
 
@@ -454,15 +451,15 @@ Expected<std::optional<DebugLink>> readDebugLink(const ObjectFile &Obj) {
     return std::nullopt;
   Expected<StringRef> Contents = S->getContents();
   if (!Contents)
-    return makeError("unreadable .gnu_debuglink (" +
+    return fail("unreadable .gnu_debuglink (" +
                      quietMessage(Contents.takeError()) + ")");
   StringRef Data = *Contents;
   size_t Nul = Data.find('\0');
   if (Nul == StringRef::npos || Nul == 0)
-    return makeError("malformed .gnu_debuglink (no file name)");
+    return fail("malformed .gnu_debuglink (no file name)");
   size_t CrcOff = alignTo(Nul + 1, 4);
   if (CrcOff + 4 > Data.size())
-    return makeError("malformed .gnu_debuglink (no CRC after the name)");
+    return fail("malformed .gnu_debuglink (no CRC after the name)");
   DebugLink L;
   L.Name = Data.substr(0, Nul).str();
   const char *P = Data.data() + CrcOff;
@@ -766,15 +763,12 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   }
 
   if (Error E = checkLineTableForms(*DI->DebugObj))
-    return createStringError(inconvertibleErrorCode(),
-                             DI->DebugPath + ": " + toString(std::move(E)));
+    return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (Error E = checkFrameSections(*DI->DebugObj))
-    return createStringError(inconvertibleErrorCode(),
-                             DI->DebugPath + ": " + toString(std::move(E)));
+    return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (DI->TargetObj && DI->TargetObj != DI->DebugObj)
     if (Error E = checkFrameSections(*DI->TargetObj))
-      return createStringError(inconvertibleErrorCode(),
-                               DI->TargetPath + ": " + toString(std::move(E)));
+      return fail(DI->TargetPath + ": " + toString(std::move(E)));
   // Lazy: creating the context reads the section table only; units are
   // parsed on first use.
   DI->Dwarf = DWARFContext::create(*DI->DebugObj);
@@ -783,13 +777,13 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
 
 Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
   if (Target.empty())
-    return makeError("no probe target: expected the path of the probed "
+    return fail("no probe target: expected the path of the probed "
                      "binary");
   auto DI = std::make_unique<DebugInfo>();
   DI->TargetPath = Target.str();
   Expected<OwnedObject> TargetBin = openElf(Target);
   if (!TargetBin)
-    return makeError("cannot open the probed binary '" + Target +
+    return fail("cannot open the probed binary '" + Target +
                      "': " + quietMessage(TargetBin.takeError()) +
                      "; expected the path of an ELF executable or shared "
                      "library");
@@ -812,11 +806,11 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
                          ": " + quietMessage(Bin.takeError()));
     std::string Id = readBuildId(*Bin->getBinary());
     if (!BinId.empty() && !Id.empty() && Id != BinId)
-      return makeError("debug info '" + Opts.ExplicitPath + "' has build-id " +
+      return fail("debug info '" + Opts.ExplicitPath + "' has build-id " +
                        Id + ", but " + Target + " has build-id " + BinId +
                        "; pass the debug file built with this binary");
     if (!hasDwarf(*Bin->getBinary()))
-      return makeError("debug info '" + Opts.ExplicitPath +
+      return fail("debug info '" + Opts.ExplicitPath +
                        "' has no .debug_info; expected a binary built with "
                        "-g or its separate .debug file");
     return finish(std::move(DI), std::move(*Bin), Opts.ExplicitPath,
@@ -906,7 +900,7 @@ std::string normalizeModuleName(StringRef Name) {
 Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
   bool IsModule = !Module.empty() && Module != "vmlinux";
   if (IsModule && (Module.contains('/') || Module.contains(':')))
-    return makeError("'" + Module +
+    return fail("'" + Module +
                      "' is not a kernel module name; expected "
                      "a name as /sys/module lists it (e.g. 'xfs')");
   std::string Release = kernelRelease(Opts);
@@ -952,7 +946,7 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
                              " with symbols and DWARF");
     const ObjectFile &Obj = *Bin->getBinary();
     if (!hasSymtab(Obj) || !hasDwarf(Obj))
-      return makeError(
+      return fail(
           "debug info '" + Opts.ExplicitPath + "' has no " +
           (hasSymtab(Obj) ? ".debug_info" : ".symtab") + "; expected an ELF " +
           (IsModule ? "module .ko" : "vmlinux") +
@@ -989,7 +983,7 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
                          " to its .ko with symbols and DWARF");
     sys::path::append(ModDir, "notes");
     if (!sys::fs::is_directory(ModDir))
-      return makeError("module " + Module + " is built into the kernel (no " +
+      return fail("module " + Module + " is built into the kernel (no " +
                        ModDir +
                        "); probe its functions as kernel symbols "
                        "(kprobe/SYMBOL, without the module name)");

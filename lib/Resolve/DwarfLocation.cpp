@@ -21,6 +21,7 @@
 #include "Resolve/DwarfIndex.h"
 #include "Resolve/DwarfInternal.h"
 #include "Resolve/LLVMCompat.h"
+#include "Support/Error.h"
 #include "Target/ArchABI.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
@@ -34,10 +35,6 @@
 using namespace llvm;
 
 namespace bpfprobe {
-
-static Error fail(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 static std::string opName(uint8_t Op) {
   StringRef N = dwarf::OperationEncodingString(Op);

@@ -43,10 +43,6 @@ using namespace llvm;
 namespace bpfprobe {
 namespace {
 
-Error errorAt(TextRange R, const Twine &Msg) {
-  return make_error<ResolveError>(R, Msg.str());
-}
-
 /// A value with no location at one site (its copy of an inlined function
 /// dropped it): other sites of the probe may still have it.
 class NotHereError : public ErrorInfo<NotHereError, ResolveError> {

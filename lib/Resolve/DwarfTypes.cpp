@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfInternal.h"
+#include "Support/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -510,8 +511,7 @@ static Expected<ValueType> valueTypeAt(DWARFDie T, unsigned PointerSize,
                                        unsigned Depth) {
   DWARFDie S = stripTypedefs(T);
   auto Fail = [&](const Twine &Why) {
-    return createStringError(inconvertibleErrorCode(),
-                             "'" + typeName(T) + "' " + Why);
+    return fail("'" + typeName(T) + "' " + Why);
   };
   if (!S)
     return Fail("has no value");

@@ -66,6 +66,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfInternal.h"
+#include "Support/Error.h"
 #include "Target/ArchABI.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
@@ -81,10 +82,6 @@
 using namespace llvm;
 
 namespace bpfprobe {
-
-static Error fail(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 /// Above this many units only the callee's own unit is searched.
 constexpr size_t MaxScannedUnits = 2000;

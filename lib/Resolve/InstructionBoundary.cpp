@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/InstructionBoundary.h"
+#include "Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCAsmInfo.h"
@@ -23,10 +24,6 @@
 using namespace llvm;
 
 namespace bpfprobe {
-
-static Error fail(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 Expected<BoundaryInfo>
 checkInstructionBoundary(const object::ObjectFile &Obj, uint64_t FuncAddr,

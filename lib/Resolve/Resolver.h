@@ -2,10 +2,12 @@
 //
 /// \file
 /// The resolution layer: given a parsed annotation and an architecture,
-/// produce the SitePlan(s) that fetch each argument. This build resolves by
-/// the calling convention (types only, at function entry) and plain register
-/// expressions (%reg, $argN, $retval); names, members and source lines need
-/// debug info, and asking for them says so.
+/// produce the SitePlan(s) that fetch each argument. Without debug info it
+/// resolves by the calling convention (types only, at function entry) and
+/// plain register expressions (%reg, $argN, $retval); names, members, locals
+/// and source lines come from DWARF (DwarfResolver.h, found by
+/// DebugInfoFinder.h), kernel entry parameters and members also from BTF
+/// (BtfResolver.h).
 //===----------------------------------------------------------------------===//
 
 #ifndef BPFPROBE_RESOLVE_RESOLVER_H
@@ -99,6 +101,12 @@ private:
   TextRange Range;
   std::vector<std::string> Notes;
 };
+
+/// The error about the annotation text at R, which the plugin shows with a
+/// caret there (errors with no place in the annotation: Support/Error.h).
+inline llvm::Error errorAt(TextRange R, const llvm::Twine &Msg, Hint H = {}) {
+  return llvm::make_error<ResolveError>(R, Msg.str(), std::move(H));
+}
 
 /// Classifies a C type built only from keywords ("unsigned long", "char *",
 /// "_Bool"). Returns std::nullopt when the type names a typedef or a

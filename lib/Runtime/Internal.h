@@ -45,11 +45,6 @@ BPFPROBE_HIDDEN bool bpfprobe_validate_opts(const char *opts, size_t opts_sz,
 #define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
 #endif
 
-/* ---- Metadata (MetadataReader.c) ---- */
-
-/** FNV-1a, 32 bits: the record_id of a default-body program's name. */
-BPFPROBE_HIDDEN __u32 bpfprobe_fnv1a(const char *s);
-
 /* ---- Kernel (BuildId.c) ---- */
 
 /** "/sys", or $BPFPROBE_SYSFS_ROOT when the tests set it. */

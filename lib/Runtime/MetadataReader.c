@@ -9,6 +9,7 @@
  * It depends on libc only, so the fuzzer links it alone.
  */
 #include "Internal.h"
+#include "Support/Escape.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -20,17 +21,6 @@ struct bpfprobe_meta {
 	struct bpfprobe_site *sites;
 	size_t site_cnt;
 };
-
-__u32 bpfprobe_fnv1a(const char *s)
-{
-	__u32 h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
 
 const char *bpfprobe_kind__str(enum bpfprobe_kind kind)
 {
@@ -53,11 +43,14 @@ struct parse_pos {
 	size_t line_off;    /* byte offset of the line */
 };
 
-/* Prints \p s (at most \p max bytes) for a message, escaping controls. */
+/* Prints \p s (at most \p max bytes) for a message, escaped as quoted
+ * text (Support/Escape.h). */
 static void quote(char *out, size_t out_sz, const char *s, size_t len)
 {
 	size_t o = 0;
 	size_t max = 40;
+	char esc[8];
+	int n;
 
 	for (size_t i = 0; i < len && o + 5 < out_sz; i++) {
 		unsigned char c = s[i];
@@ -66,14 +59,13 @@ static void quote(char *out, size_t out_sz, const char *s, size_t len)
 			o += snprintf(out + o, out_sz - o, "...");
 			break;
 		}
-		if (c == '\n')
-			o += snprintf(out + o, out_sz - o, "\\n");
-		else if (c == '\t')
-			o += snprintf(out + o, out_sz - o, "\\t");
-		else if (c < 0x20 || c >= 0x7f)
-			o += snprintf(out + o, out_sz - o, "\\x%02x", c);
-		else
+		n = bpfprobe_quote_escape(c, 0, esc);
+		if (!n)
 			out[o++] = c;
+		else if (o + n < out_sz)
+			o += snprintf(out + o, out_sz - o, "%s", esc);
+		else
+			break;
 	}
 	out[o < out_sz ? o : out_sz - 1] = 0;
 }
@@ -96,10 +88,12 @@ static int corrupt(const struct parse_pos *pos, const char *fmt, ...)
 	return -EBADMSG;
 }
 
-/* Undoes the escaping of docs/metadata.md in place: \\ \n \t. */
+/* Undoes the escaping of docs/metadata.md in place: \\ \n \t
+ * (Support/Escape.h, the rules the plugin's writer uses). */
 static int unescape(const struct parse_pos *pos, const char *key, char *s)
 {
 	char *w = s;
+	int c;
 
 	for (char *r = s; *r; r++) {
 		if (*r != '\\') {
@@ -107,12 +101,8 @@ static int unescape(const struct parse_pos *pos, const char *key, char *s)
 			continue;
 		}
 		r++;
-		if (*r == '\\')
-			*w++ = '\\';
-		else if (*r == 'n')
-			*w++ = '\n';
-		else if (*r == 't')
-			*w++ = '\t';
+		if ((c = bpfprobe_value_unescape(*r)) >= 0)
+			*w++ = c;
 		else if (!*r)
 			return corrupt(pos, "value of '%s' ends with a lone backslash", key);
 		else
@@ -539,158 +529,144 @@ static int parse_key(char *line, char **val)
 	return 0;
 }
 
-static int parse_records(struct bpfprobe_meta *meta, size_t size)
+/*
+ * The next line of the record at \p pos, NUL-terminated in place, into
+ * \p line and \p len; the record must go on to its end line.
+ */
+static int next_line(char *text, size_t size, size_t *pos, struct parse_pos *pp,
+		     char **line, size_t *len)
 {
-	char *text = meta->text;
-	size_t pos = 0, cap = 0;
-	struct parse_pos pp = { 0 };
-	struct record_builder rb = { 0 };
-	int err = 0;
+	char *nl, q[64];
+
+	pp->line++;
+	pp->line_off = *pos;
+	if (*pos == size)
+		return corrupt(pp, "record is truncated: the data ends before its '%s' line",
+			       BPFPROBE_METADATA_END);
+	*line = text + *pos;
+	nl = memchr(*line, '\n', size - *pos);
+	*len = nl ? (size_t)(nl - *line) : size - *pos;
+	if (memchr(*line, 0, *len)) {
+		quote(q, sizeof(q), *line, strnlen(*line, *len));
+		return corrupt(pp, "record is truncated: NUL byte inside line '%s' before the '%s' line",
+			       q, BPFPROBE_METADATA_END);
+	}
+	if (!nl) {
+		quote(q, sizeof(q), *line, *len);
+		return corrupt(pp, "record is truncated: last line '%s' has no newline and no '%s' line follows",
+			       q, BPFPROBE_METADATA_END);
+	}
+	*nl = 0;
+	*pos += *len + 1;
+	return 0;
+}
+
+/* A record's first line: the magic and a version this reader reads. */
+static int check_version_line(const char *line, size_t len, const struct parse_pos *pp)
+{
 	const size_t magic_len = strlen(BPFPROBE_METADATA_MAGIC);
+	const char *ver = line + magic_len;
+	char q[64];
 
-	for (;;) {
-		bool ended = false;
-		char *line, *nl;
-		size_t len;
+	if (strncmp(line, BPFPROBE_METADATA_MAGIC, magic_len) != 0 || *ver != ' ') {
+		quote(q, sizeof(q), line, len);
+		return corrupt(pp, "expected '%s %d', found '%s'", BPFPROBE_METADATA_MAGIC,
+			       BPFPROBE_METADATA_VERSION, q);
+	}
+	ver++;
+	if (!*ver || strspn(ver, "0123456789") != strlen(ver)) {
+		quote(q, sizeof(q), ver, strlen(ver));
+		return corrupt(pp, "bad version '%s' after '%s'", q, BPFPROBE_METADATA_MAGIC);
+	}
+	if (strcmp(ver, "1") != 0) {
+		pr_warn("unsupported .bpfprobe metadata: record %zu (byte %zu) has version %.20s; this runtime reads version %d: use a bpfprobe runtime as new as the plugin that built the object\n",
+			pp->record, pp->record_off, ver, BPFPROBE_METADATA_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	return 0;
+}
 
-		while (pos < size && text[pos] == 0)
-			pos++;
-		if (pos == size)
+/* A line after the version line: an argument, a key's value, or the end
+ * (\p ended set). */
+static int parse_line(struct record_builder *rb, struct parse_pos *pp,
+		      char *line, size_t len, bool *ended)
+{
+	char *val, q[64];
+	int k, err;
+
+	if (!strcmp(line, BPFPROBE_METADATA_END)) {
+		*ended = true;
+		return 0;
+	}
+	if (!strncmp(line, BPFPROBE_METADATA_MAGIC, strlen(BPFPROBE_METADATA_MAGIC)))
+		return corrupt(pp, "record is truncated: a new '%s' line starts before its '%s' line",
+			       BPFPROBE_METADATA_MAGIC, BPFPROBE_METADATA_END);
+	if (parse_key(line, &val)) {
+		quote(q, sizeof(q), line, len);
+		return corrupt(pp, "expected 'key=value' or '%s', found '%s'",
+			       BPFPROBE_METADATA_END, q);
+	}
+	if (!strcmp(line, BPFPROBE_KEY_ARG))
+		return add_arg(rb, pp, val);
+	for (k = 0; k < K_CNT; k++)
+		if (!strcmp(line, keys[k].name))
 			break;
+	if (k == K_CNT)
+		return 0; /* unknown keys are for newer readers */
+	if (rb->vals[k])
+		return corrupt(pp, "key '%s' appears twice", line);
+	if ((err = unescape(pp, line, val)))
+		return err;
+	rb->vals[k] = val;
+	rb->line[k] = pp->line;
+	rb->line_off[k] = pp->line_off;
+	return 0;
+}
 
-		pp.record++;
-		pp.record_off = pos;
-		pp.line = 0;
-		memset(&rb.vals, 0, sizeof(rb.vals));
-		rb.arg_cnt = 0;
+/* The record at \p pos, up to its end line, appended to meta's sites. */
+static int parse_record(struct bpfprobe_meta *meta, size_t size, size_t *pos,
+			size_t *cap, struct parse_pos *pp, struct record_builder *rb)
+{
+	bool ended = false;
+	char *line;
+	size_t len;
+	int err;
 
-		while (!ended) {
-			char *key, *val;
-			int k;
+	pp->record++;
+	pp->record_off = *pos;
+	pp->line = 0;
+	memset(&rb->vals, 0, sizeof(rb->vals));
+	rb->arg_cnt = 0;
 
-			pp.line++;
-			pp.line_off = pos;
-			if (pos == size) {
-				err = corrupt(&pp, "record is truncated: the data ends before its '%s' line",
-					      BPFPROBE_METADATA_END);
-				goto out;
-			}
-			line = text + pos;
-			nl = memchr(line, '\n', size - pos);
-			len = nl ? (size_t)(nl - line) : size - pos;
-			if (memchr(line, 0, len)) {
-				char q[64];
+	if ((err = next_line(meta->text, size, pos, pp, &line, &len)) ||
+	    (err = check_version_line(line, len, pp)))
+		return err;
+	while (!ended)
+		if ((err = next_line(meta->text, size, pos, pp, &line, &len)) ||
+		    (err = parse_line(rb, pp, line, len, &ended)))
+			return err;
 
-				quote(q, sizeof(q), line, strnlen(line, len));
-				err = corrupt(&pp, "record is truncated: NUL byte inside line '%s' before the '%s' line",
-					      q, BPFPROBE_METADATA_END);
-				goto out;
-			}
-			if (!nl) {
-				char q[64];
+	if (meta->site_cnt == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 8;
+		void *n = realloc(meta->sites, ncap * sizeof(*meta->sites));
 
-				quote(q, sizeof(q), line, len);
-				err = corrupt(&pp, "record is truncated: last line '%s' has no newline and no '%s' line follows",
-					      q, BPFPROBE_METADATA_END);
-				goto out;
-			}
-			*nl = 0;
-			pos += len + 1;
-
-			if (pp.line == 1) {
-				char q[64];
-				const char *ver = line + magic_len;
-
-				if (strncmp(line, BPFPROBE_METADATA_MAGIC, magic_len) != 0 ||
-				    *ver != ' ') {
-					quote(q, sizeof(q), line, len);
-					err = corrupt(&pp, "expected '%s %d', found '%s'",
-						      BPFPROBE_METADATA_MAGIC,
-						      BPFPROBE_METADATA_VERSION, q);
-					goto out;
-				}
-				ver++;
-				if (!*ver || strspn(ver, "0123456789") != strlen(ver)) {
-					quote(q, sizeof(q), ver, strlen(ver));
-					err = corrupt(&pp, "bad version '%s' after '%s'", q,
-						      BPFPROBE_METADATA_MAGIC);
-					goto out;
-				}
-				if (strcmp(ver, "1") != 0) {
-					pr_warn("unsupported .bpfprobe metadata: record %zu (byte %zu) has version %.20s; this runtime reads version %d: use a bpfprobe runtime as new as the plugin that built the object\n",
-						pp.record, pp.record_off, ver,
-						BPFPROBE_METADATA_VERSION);
-					err = -EPROTONOSUPPORT;
-					goto out;
-				}
-				continue;
-			}
-			if (!strcmp(line, BPFPROBE_METADATA_END)) {
-				ended = true;
-				break;
-			}
-			if (!strncmp(line, BPFPROBE_METADATA_MAGIC, magic_len)) {
-				err = corrupt(&pp, "record is truncated: a new '%s' line starts before its '%s' line",
-					      BPFPROBE_METADATA_MAGIC, BPFPROBE_METADATA_END);
-				goto out;
-			}
-			if (parse_key(line, &val)) {
-				char q[64];
-
-				quote(q, sizeof(q), line, len);
-				err = corrupt(&pp, "expected 'key=value' or '%s', found '%s'",
-					      BPFPROBE_METADATA_END, q);
-				goto out;
-			}
-			key = line;
-			if (!strcmp(key, BPFPROBE_KEY_ARG)) {
-				if ((err = add_arg(&rb, &pp, val)))
-					goto out;
-				continue;
-			}
-			for (k = 0; k < K_CNT; k++)
-				if (!strcmp(key, keys[k].name))
-					break;
-			if (k == K_CNT)
-				continue; /* unknown keys are for newer readers */
-			if (rb.vals[k]) {
-				err = corrupt(&pp, "key '%s' appears twice", key);
-				goto out;
-			}
-			if ((err = unescape(&pp, key, val)))
-				goto out;
-			rb.vals[k] = val;
-			rb.line[k] = pp.line;
-			rb.line_off[k] = pp.line_off;
-		}
-
-		if (meta->site_cnt == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			void *n = realloc(meta->sites, ncap * sizeof(*meta->sites));
-
-			if (!n) {
-				err = -ENOMEM;
-				goto out;
-			}
-			meta->sites = n;
-			cap = ncap;
-		}
-		err = finish_record(&rb, &pp, &meta->sites[meta->site_cnt]);
-		if (err) {
-			free_site(&meta->sites[meta->site_cnt]);
-			goto out;
-		}
-		meta->site_cnt++;
+		if (!n)
+			return -ENOMEM;
+		meta->sites = n;
+		*cap = ncap;
 	}
-
-	if (!meta->site_cnt) {
-		pr_warn("the .bpfprobe section has no site record (%zu byte%s of padding)\n",
-			size, size == 1 ? "" : "s");
-		err = -ENODATA;
-		goto out;
+	err = finish_record(rb, pp, &meta->sites[meta->site_cnt]);
+	if (err) {
+		free_site(&meta->sites[meta->site_cnt]);
+		return err;
 	}
+	meta->site_cnt++;
+	return 0;
+}
 
-	/* A record_id must name one program. */
+/* A record_id must name one program. */
+static int check_record_ids(const struct bpfprobe_meta *meta)
+{
 	for (size_t i = 0; i < meta->site_cnt; i++) {
 		const struct bpfprobe_site *a = &meta->sites[i];
 
@@ -701,11 +677,36 @@ static int parse_records(struct bpfprobe_meta *meta, size_t size)
 			    strcmp(a->program, b->program)) {
 				pr_warn("corrupt .bpfprobe metadata: programs '%s' and '%s' share record_id %u; their records could not be told apart\n",
 					b->program, a->program, a->record_id);
-				err = -EBADMSG;
-				goto out;
+				return -EBADMSG;
 			}
 		}
 	}
+	return 0;
+}
+
+/* Every record of the section (NUL padding between them skipped). */
+static int parse_records(struct bpfprobe_meta *meta, size_t size)
+{
+	size_t pos = 0, cap = 0;
+	struct parse_pos pp = { 0 };
+	struct record_builder rb = { 0 };
+	int err = 0;
+
+	for (;;) {
+		while (pos < size && meta->text[pos] == 0)
+			pos++;
+		if (pos == size)
+			break;
+		if ((err = parse_record(meta, size, &pos, &cap, &pp, &rb)))
+			goto out;
+	}
+	if (!meta->site_cnt) {
+		pr_warn("the .bpfprobe section has no site record (%zu byte%s of padding)\n",
+			size, size == 1 ? "" : "s");
+		err = -ENODATA;
+		goto out;
+	}
+	err = check_record_ids(meta);
 out:
 	free(rb.args);
 	return err;

@@ -8,6 +8,7 @@
  * JSON object. Records come from the kernel and are checked like input.
  */
 #include "Internal.h"
+#include "Support/Escape.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -48,21 +49,17 @@ static void put(struct out *o, const char *fmt, ...)
 		o->len += n;
 }
 
-/* Text or JSON string, escaped. */
+/* Text or JSON string, quoted (Support/Escape.h). */
 static void put_str(struct out *o, const char *s, size_t len, bool json)
 {
+	char esc[8];
+
 	put(o, "\"");
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = s[i];
 
-		if (c == '"' || c == '\\')
-			put(o, "\\%c", c);
-		else if (c == '\n')
-			put(o, "\\n");
-		else if (c == '\t')
-			put(o, "\\t");
-		else if (c < 0x20 || c >= 0x7f)
-			put(o, json ? "\\u%04x" : "\\x%02x", c);
+		if (bpfprobe_quote_escape(c, json, esc))
+			put(o, "%s", esc);
 		else
 			put(o, "%c", c);
 	}

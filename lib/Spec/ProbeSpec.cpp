@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Spec/ProbeSpec.h"
+#include "Support/Text.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -105,12 +106,6 @@ raw_ostream &operator<<(raw_ostream &OS, TextRange R) {
   return OS << '[' << R.Begin << ',' << R.End << ')';
 }
 
-void printQuoted(raw_ostream &OS, StringRef S) {
-  OS << '"';
-  OS.write_escaped(S);
-  OS << '"';
-}
-
 StringRef placeFormName(ProbePlace::FormKind F) {
   switch (F) {
   case ProbePlace::SymbolOffset:
@@ -194,7 +189,7 @@ void dumpExpr(const SpecExpr *E, unsigned Indent, raw_ostream &OS) {
 
 void dumpCType(const CTypeSyntax &T, raw_ostream &OS) {
   OS << "  ctype ";
-  printQuoted(OS, T.Text);
+  writeQuoted(OS, T.Text);
   OS << ' ' << T.Range << '\n';
   OS << "    words";
   for (const std::string &W : T.Words)
@@ -208,13 +203,13 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
   OS << "kind " << probeKindName(Spec.Kind) << ' ' << Spec.KindRange << '\n';
   if (isUserProbe(Spec.Kind)) {
     OS << "binary ";
-    printQuoted(OS, Spec.Binary);
+    writeQuoted(OS, Spec.Binary);
     OS << ' ' << Spec.BinaryRange << '\n';
   } else if (Spec.Binary.empty()) {
     OS << "module none\n";
   } else {
     OS << "module ";
-    printQuoted(OS, Spec.Binary);
+    writeQuoted(OS, Spec.Binary);
     OS << ' ' << Spec.BinaryRange << '\n';
   }
 
@@ -222,7 +217,7 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
   OS << "place " << placeFormName(P.Form) << '\n';
   if (!P.Symbol.empty()) {
     OS << "  symbol ";
-    printQuoted(OS, P.Symbol);
+    writeQuoted(OS, P.Symbol);
     OS << ' ' << P.SymbolRange << '\n';
     if (P.SourceName)
       OS << "  source-name" << (P.Quoted ? " quoted" : "") << '\n';
@@ -243,14 +238,14 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
   }
   if (P.Form == ProbePlace::FileLine || P.Form == ProbePlace::SymbolFileLine) {
     OS << "  file ";
-    printQuoted(OS, P.File);
+    writeQuoted(OS, P.File);
     OS << ' ' << P.FileRange << '\n';
   }
   if (P.Form != ProbePlace::SymbolOffset)
     OS << "  line " << P.Line << ' ' << P.LineRange << '\n';
   if (P.Form == ProbePlace::SymbolOffset) {
     OS << "section ";
-    printQuoted(OS, Spec.sectionName());
+    writeQuoted(OS, Spec.sectionName());
     OS << '\n';
   }
 
@@ -262,7 +257,7 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
   for (size_t I = 0; I < Spec.Args.size(); ++I) {
     const ProbeArg &A = Spec.Args[I];
     OS << "arg " << I + 1 << ' ' << argFormName(A.Form) << ' ';
-    printQuoted(OS, A.Text);
+    writeQuoted(OS, A.Text);
     OS << ' ' << A.Range << '\n';
     if (A.Expr)
       dumpExpr(A.Expr.get(), 2, OS);

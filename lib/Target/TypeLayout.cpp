@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/TypeLayout.h"
+#include "Support/Error.h"
 #include "Target/ArchABI.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -16,10 +17,6 @@
 using namespace llvm;
 
 namespace bpfprobe {
-
-static Error fail(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 static bool scalarLayout(const CTypeDesc &T, const ArchABI &ABI,
                          ValueType &L) {

@@ -39,8 +39,8 @@ foreach(dir ${LLVM_INCLUDE_DIRS})
 endforeach()
 set(fz_dir ${CMAKE_CURRENT_BINARY_DIR}/fuzz-core)
 
-# BPFProbeCore's sources, instrumented.
-get_target_property(fz_core_sources BPFProbeCore SOURCES)
+# The libraries' sources (lib/CMakeLists.txt), instrumented.
+get_property(fz_core_sources GLOBAL PROPERTY BPFPROBE_LIBRARY_SOURCES)
 set(fz_core_objects "")
 foreach(src ${fz_core_sources})
   get_filename_component(abs ${src} ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR}/lib)
@@ -97,7 +97,7 @@ set(rec_sources
   ${PROJECT_SOURCE_DIR}/lib/Runtime/RecordFormat.c
   ${PROJECT_SOURCE_DIR}/lib/Runtime/MetadataReader.c
   ${PROJECT_SOURCE_DIR}/lib/Runtime/Print.c)
-set(rec_includes -I${PROJECT_SOURCE_DIR}/include)
+set(rec_includes -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/lib)
 foreach(dir ${LIBBPF_INCLUDE_DIRS})
   list(APPEND rec_includes -I${dir})
 endforeach()
@@ -113,6 +113,7 @@ add_custom_command(OUTPUT ${out}
   # sources the fuzzer includes, and the runtime's headers, here.
   DEPENDS ${rec_sources} ${PROJECT_SOURCE_DIR}/lib/Runtime/RecordStream.c
     ${PROJECT_SOURCE_DIR}/lib/Runtime/Internal.h
+    ${PROJECT_SOURCE_DIR}/lib/Support/Escape.h
   DEPFILE ${out}.d
   COMMENT "Building libFuzzer target bpfprobe-record-fuzzer"
   VERBATIM)

@@ -25,7 +25,7 @@ else()
     ${PROJECT_SOURCE_DIR}/lib/Runtime/MetadataReader.c
     ${PROJECT_SOURCE_DIR}/lib/Runtime/RecordFormat.c
     ${PROJECT_SOURCE_DIR}/lib/Runtime/Print.c)
-  set(mdfuzz_includes -I${PROJECT_SOURCE_DIR}/include)
+  set(mdfuzz_includes -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR}/lib)
   foreach(dir ${LIBBPF_INCLUDE_DIRS})
     list(APPEND mdfuzz_includes -I${dir})
   endforeach()
@@ -39,6 +39,7 @@ else()
       -o ${BPFPROBE_METADATA_FUZZER}
     DEPENDS ${mdfuzz_sources}
       ${PROJECT_SOURCE_DIR}/lib/Runtime/Internal.h
+      ${PROJECT_SOURCE_DIR}/lib/Support/Escape.h
       ${PROJECT_SOURCE_DIR}/include/bpfprobe/runtime.h
       ${PROJECT_SOURCE_DIR}/include/bpfprobe/metadata.h
     COMMENT "Building libFuzzer target bpfprobe-metadata-fuzzer with ${BPFPROBE_MDFUZZ_CC}"

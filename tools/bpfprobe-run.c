@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <bpfprobe/runtime.h>
 
+#include "Support/Escape.h"
 #include "bpfprobe-oneliner.h"
 
 #include <bpf/bpf.h>
@@ -172,45 +173,14 @@ static void usage(FILE *f)
 
 /* ---- messages of libbpf and the runtime ---- */
 
-/* libbpf's messages are kept while loading, to trim the verifier log. */
-static char *libbpf_log;
-static size_t libbpf_log_len, libbpf_log_cap;
-static bool capture_libbpf;
-
+/* libbpf's warnings (a verifier log comes through bpfprobe_object__load());
+ * its info and debug messages with -v. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
-	char *buf = NULL;
-	int n;
-
-	if (level == LIBBPF_DEBUG && !opt.verbose)
+	if (level != LIBBPF_WARN && !opt.verbose)
 		return 0;
-	/* A verifier log comes as one long message: format it whole. */
-	n = vasprintf(&buf, fmt, ap);
-	if (n < 0)
-		return 0;
-	if (capture_libbpf && level == LIBBPF_WARN &&
-	    libbpf_log_len + n + 1 <= (64u << 20)) {
-		if (libbpf_log_len + n + 1 > libbpf_log_cap) {
-			size_t cap = (libbpf_log_len + n + 1) * 2;
-			char *p = realloc(libbpf_log, cap);
-
-			if (p) {
-				libbpf_log = p;
-				libbpf_log_cap = cap;
-			}
-		}
-		if (libbpf_log_len + n + 1 <= libbpf_log_cap) {
-			memcpy(libbpf_log + libbpf_log_len, buf, n);
-			libbpf_log_len += n;
-			libbpf_log[libbpf_log_len] = 0;
-		}
-	}
-	/* While loading, warnings wait: a verifier log is shown trimmed. */
-	if (opt.verbose || (level == LIBBPF_WARN && !capture_libbpf))
-		fputs(buf, stderr);
-	free(buf);
-	return 0;
+	return vfprintf(stderr, fmt, ap);
 }
 
 static int runtime_print(enum libbpf_print_level level, const char *fmt,
@@ -319,25 +289,37 @@ static int check_kernel(void)
 
 /* ---- --dump-metadata ---- */
 
+/* Text in double quotes, escaped as a C string literal or, for JSON, as a
+ * JSON string (Support/Escape.h). */
+static void print_quoted(const char *s, size_t len, bool json)
+{
+	char esc[8];
+
+	putchar('"');
+	for (size_t i = 0; i < len; i++) {
+		if (bpfprobe_quote_escape(s[i], json, esc))
+			fputs(esc, stdout);
+		else
+			putchar(s[i]);
+	}
+	putchar('"');
+}
+
 /* A value as the metadata escapes it; quoted when asked (it may hold spaces). */
 static void dump_str(const char *v, bool quoted)
 {
-	if (quoted)
-		putchar('"');
+	if (quoted) {
+		print_quoted(v, strlen(v), false);
+		return;
+	}
 	for (; *v; v++) {
-		if (*v == '\\')
-			fputs("\\\\", stdout);
-		else if (*v == '\n')
-			fputs("\\n", stdout);
-		else if (*v == '\t')
-			fputs("\\t", stdout);
-		else if (quoted && *v == '"')
-			fputs("\\\"", stdout);
+		const char *esc = bpfprobe_value_escape(*v);
+
+		if (esc)
+			fputs(esc, stdout);
 		else
 			putchar(*v);
 	}
-	if (quoted)
-		putchar('"');
 }
 
 static void dump_value(const char *key, const char *v)
@@ -427,70 +409,16 @@ static int dump_metadata(const char *path)
 
 /* ---- loading ---- */
 
-/* Prints the last lines of the verifier log that libbpf printed. */
-static void report_verifier_log(const char *log)
-{
-	const char *begin = strstr(log, "-- BEGIN PROG LOAD LOG --");
-	const char *end, *p, *prog_start, *tail;
-	const int keep = 20;
-	int lines = 0, shown = 0;
-	char prog[128] = "?";
-
-	/* "libbpf: prog 'NAME': -- BEGIN PROG LOAD LOG --" */
-	for (prog_start = begin; prog_start > log && prog_start[-1] != '\n'; prog_start--)
-		;
-	sscanf(prog_start, "libbpf: prog '%127[^']'", prog);
-	begin = strchr(begin, '\n');
-	begin = begin ? begin + 1 : log;
-	end = strstr(begin, "-- END PROG LOAD LOG --");
-	if (!end)
-		end = begin + strlen(begin);
-	for (p = begin; p < end; p++)
-		if (*p == '\n')
-			lines++;
-	tail = end;
-	while (tail > begin && shown <= keep) {
-		tail--;
-		if (tail > begin && tail[-1] == '\n')
-			shown++;
-	}
-	if (shown > keep)
-		tail = strchr(tail, '\n') + 1;
-	if (opt.verbose) {
-		err_msg("the verifier rejected program '%s' (its log is above)\n", prog);
-		return;
-	}
-	err_msg("the verifier rejected program '%s'; the end of its log:\n", prog);
-	if (tail > begin)
-		fprintf(stderr, "  ... %d earlier line%s omitted (-v shows the whole log)\n",
-			lines - keep, lines - keep == 1 ? "" : "s");
-	for (p = tail; p < end;) {
-		const char *nl = memchr(p, '\n', end - p);
-		int len = nl ? (int)(nl - p) : (int)(end - p);
-
-		fprintf(stderr, "  | %.*s\n", len, p);
-		p += len + 1;
-	}
-}
-
 static int load_object(struct bpf_object *obj)
 {
-	int err;
+	BPFPROBE_OPTS(bpfprobe_load_opts, lo, .whole_log = opt.verbose,
+		      .whole_log_hint = "-v shows the whole log");
+	int err = bpfprobe_object__load(obj, &lo);
 
-	capture_libbpf = true;
-	err = bpf_object__load(obj);
-	capture_libbpf = false;
-	if (!err) {
-		if (libbpf_log_len && !opt.verbose)
-			fputs(libbpf_log, stderr);
+	if (!err)
 		return EXIT_OK;
-	}
-	if (libbpf_log && strstr(libbpf_log, "-- BEGIN PROG LOAD LOG --")) {
-		report_verifier_log(libbpf_log);
+	if (err == -LIBBPF_ERRNO__VERIFY)
 		return EXIT_VERIFIER;
-	}
-	if (libbpf_log_len && !opt.verbose)
-		fputs(libbpf_log, stderr);
 	if (err == -EPERM) {
 		err_msg("loading %s: %s; it needs root, or CAP_BPF and CAP_PERFMON\n",
 			opt.obj_path, strerror(-err));
@@ -498,360 +426,6 @@ static int load_object(struct bpf_object *obj)
 	}
 	err_msg("loading %s failed: %s\n", opt.obj_path, strerror(-err));
 	return EXIT_ERROR;
-}
-
-/* Does \p prog call bpf_trace_printk or bpf_trace_vprintk? */
-static bool uses_printk(const struct bpf_program *prog)
-{
-	const struct bpf_insn *insn = bpf_program__insns(prog);
-	size_t n = bpf_program__insn_cnt(prog);
-
-	for (size_t i = 0; insn && i < n; i++)
-		if (insn[i].code == (BPF_JMP | BPF_CALL) && insn[i].src_reg == 0 &&
-		    (insn[i].imm == BPF_FUNC_trace_printk ||
-		     insn[i].imm == 177 /* BPF_FUNC_trace_vprintk */))
-			return true;
-	return false;
-}
-
-/* ---- bpf_printk lines: a private tracefs instance ---- */
-
-struct printk_reader {
-	int fd;
-	char instance[512]; /* "" when reading the global trace_pipe */
-	char buf[65536];
-	size_t len;
-	unsigned long long lines, filtered, lost_lines;
-};
-
-static const char *find_tracefs(void)
-{
-	static const char *const dirs[] = { "/sys/kernel/tracing",
-					    "/sys/kernel/debug/tracing" };
-
-	for (int i = 0; i < 2; i++) {
-		char p[256];
-
-		snprintf(p, sizeof(p), "%s/trace_pipe", dirs[i]);
-		if (!access(p, R_OK))
-			return dirs[i];
-	}
-	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-		return dirs[0];
-	return NULL;
-}
-
-static int write_file(const char *dir, const char *file, const char *val)
-{
-	char path[1024];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/*
- * Instances of bpfprobe-runs that died without cleaning up (SIGKILL) would
- * keep collecting lines: remove those whose process is gone.
- */
-static void remove_stale_instances(const char *tracefs)
-{
-	char dir[512], inst[1024];
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/instances", tracefs);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		int pid;
-		char end;
-
-		if (sscanf(e->d_name, "bpfprobe-run-%d%c", &pid, &end) != 1 || pid <= 0)
-			continue;
-		if (!kill(pid, 0) || errno != ESRCH)
-			continue;
-		snprintf(inst, sizeof(inst), "%s/%s", dir, e->d_name);
-		write_file(inst, "events/bpf_trace/bpf_trace_printk/enable", "0");
-		if (!rmdir(inst) && opt.verbose)
-			err_msg("removed the tracefs instance of a dead bpfprobe-run: %s\n", inst);
-	}
-	closedir(d);
-}
-
-static int printk_open(struct printk_reader *r)
-{
-	const char *tracefs = find_tracefs();
-	char path[1024];
-
-	r->fd = -1;
-	if (!tracefs) {
-		err_msg("warning: bpf_printk lines will not be shown: tracefs is not mounted and cannot be mounted at /sys/kernel/tracing\n");
-		return -ENOENT;
-	}
-	remove_stale_instances(tracefs);
-	/*
-	 * A private instance: its own buffer, so other readers of the global
-	 * trace_pipe neither steal our lines nor get ours, and the record-tgid
-	 * option tells which process each line came from.
-	 */
-	snprintf(r->instance, sizeof(r->instance), "%s/instances/bpfprobe-run-%d",
-		 tracefs, (int)getpid());
-	if (mkdir(r->instance, 0700) == 0 &&
-	    !write_file(r->instance, "events/bpf_trace/bpf_trace_printk/enable", "1")) {
-		write_file(r->instance, "options/record-tgid", "1");
-		snprintf(path, sizeof(path), "%s/trace_pipe", r->instance);
-	} else {
-		if (r->instance[0])
-			rmdir(r->instance);
-		r->instance[0] = 0;
-		err_msg("warning: cannot create a tracefs instance (%s); reading the global trace_pipe, which other readers share\n",
-			strerror(errno));
-		snprintf(path, sizeof(path), "%s/trace_pipe", tracefs);
-	}
-	r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (r->fd < 0) {
-		err_msg("warning: cannot open %s: %s; bpf_printk lines will not be shown\n",
-			path, strerror(errno));
-		if (r->instance[0])
-			rmdir(r->instance);
-		return -errno;
-	}
-	return 0;
-}
-
-static void print_json_str(const char *s, size_t len)
-{
-	putchar('"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static bool is_number(const char *s)
-{
-	char *end;
-
-	if (!*s)
-		return false;
-	strtod(s, &end);
-	return !*end;
-}
-
-/*
- * Tasks whose names bpfprobe-run knows itself: the command it started (the
- * base name it ran) and the --pid process (its name at the start). A trace
- * line names its task from the kernel's saved_cmdlines cache, which may have
- * lost it ("<...>-18430: ...") or hold another task's name for a reused pid;
- * so the lines of these tasks are named from here, and other "<...>" lines
- * from /proc while the task lives.
- */
-static struct {
-	pid_t pid;
-	char comm[16]; /* TASK_COMM_LEN */
-} known_tasks[2];
-static size_t known_task_cnt;
-
-static void know_task(pid_t pid, const char *name)
-{
-	const char *slash = strrchr(name, '/');
-
-	if (pid <= 0 || known_task_cnt == sizeof(known_tasks) / sizeof(known_tasks[0]))
-		return;
-	known_tasks[known_task_cnt].pid = pid;
-	/* The kernel's comm after exec: the file's base name, 15 bytes. */
-	snprintf(known_tasks[known_task_cnt].comm, sizeof(known_tasks[0].comm),
-		 "%s", slash ? slash + 1 : name);
-	known_task_cnt++;
-}
-
-/* "/proc/<pid>/comm" without its newline, into buf; false if gone. */
-static bool read_comm(long pid, char *buf, size_t sz)
-{
-	char path[64];
-	FILE *f;
-	bool ok;
-
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)sz, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = 0;
-	return ok && *buf;
-}
-
-static const char *task_name(const char *traced, long tid, long tgid)
-{
-	static char comm[16];
-
-	for (size_t i = 0; i < known_task_cnt; i++)
-		if (known_tasks[i].pid == tgid || known_tasks[i].pid == tid)
-			return known_tasks[i].comm;
-	if (strcmp(traced, "<...>"))
-		return traced;
-	if (tid > 0 && read_comm(tid, comm, sizeof(comm)))
-		return comm;
-	return traced;
-}
-
-/*
- * One trace_pipe line:
- *   "  demo-4121  (   4121) [001] ...11  1234.567890: bpf_trace_printk: msg"
- * (the "(tgid)" column only with record-tgid), or "CPU:1 [LOST 12 EVENTS]".
- */
-static void printk_line(struct printk_reader *r, char *line)
-{
-	const char *marker = ": bpf_trace_printk: ";
-	char *msg = strstr(line, marker), *task, *cpu, *dash, *ts;
-	long tid = -1, tgid = -1;
-	unsigned long long lost;
-
-	if (sscanf(line, "CPU:%*d [LOST %llu EVENTS]", &lost) == 1) {
-		r->lost_lines += lost;
-		return;
-	}
-	if (!msg)
-		return;
-	*msg = 0;
-	msg += strlen(marker);
-	task = line;
-	while (isspace((unsigned char)*task))
-		task++;
-	cpu = strstr(task, " [");
-	if (!cpu)
-		return;
-	*cpu = 0;
-	cpu += 2;
-	/* The tgid column sits between the task and the CPU. */
-	{
-		char *paren = strrchr(task, '(');
-
-		if (paren && strchr(paren, ')')) {
-			tgid = strtol(paren + 1, NULL, 10);
-			*paren = 0;
-		}
-	}
-	for (char *e = task + strlen(task); e > task && isspace((unsigned char)e[-1]); e--)
-		e[-1] = 0;
-	dash = strrchr(task, '-');
-	if (dash) {
-		*dash = 0;
-		tid = strtol(dash + 1, NULL, 10);
-	}
-	/* Our own lines: printing one would make the next (a probe on write). */
-	if ((opt.pid > 0 && tgid > 0 && tgid != opt.pid) || tgid == getpid() ||
-	    (tgid <= 0 && tid == getpid())) {
-		r->filtered++;
-		return;
-	}
-	r->lines++;
-	task = (char *)task_name(task, tid, tgid);
-	ts = strrchr(cpu, ' ');
-	if (opt.json) {
-		printf("{\"type\":\"printk\",\"comm\":");
-		print_json_str(task, strlen(task));
-		printf(",\"tid\":%ld", tid);
-		if (tgid > 0)
-			printf(",\"pid\":%ld", tgid);
-		printf(",\"cpu\":%d,\"time\":", atoi(cpu));
-		if (ts && is_number(ts + 1))
-			printf("%s", ts + 1);
-		else
-			printf("null");
-		printf(",\"msg\":");
-		print_json_str(msg, strlen(msg));
-		printf("}\n");
-	} else {
-		printf("%s-%ld: %s\n", task, tgid > 0 ? tgid : tid, msg);
-	}
-}
-
-static void printk_read(struct printk_reader *r)
-{
-	/* A bounded batch: the caller's loop must see signals and deadlines. */
-	for (int reads = 0; reads < 64; reads++) {
-		ssize_t n = read(r->fd, r->buf + r->len, sizeof(r->buf) - 1 - r->len);
-		char *start, *nl;
-
-		if (n <= 0)
-			return;
-		r->len += n;
-		r->buf[r->len] = 0;
-		start = r->buf;
-		while ((nl = strchr(start, '\n'))) {
-			*nl = 0;
-			printk_line(r, start);
-			start = nl + 1;
-		}
-		r->len -= start - r->buf;
-		memmove(r->buf, start, r->len);
-		if (r->len == sizeof(r->buf) - 1)
-			r->len = 0; /* a line longer than the buffer: drop it */
-	}
-}
-
-/* Events the ring buffers overwrote or dropped: per_cpu/cpuN/stats. */
-static unsigned long long printk_overruns(struct printk_reader *r)
-{
-	char dir[1100], path[1400], line[256];
-	unsigned long long total = 0, v;
-	DIR *d;
-	struct dirent *e;
-
-	if (!r->instance[0])
-		return 0;
-	snprintf(dir, sizeof(dir), "%s/per_cpu", r->instance);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		FILE *f;
-
-		if (strncmp(e->d_name, "cpu", 3))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/stats", dir, e->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "overrun: %llu", &v) == 1 ||
-			    sscanf(line, "dropped events: %llu", &v) == 1)
-				total += v;
-		fclose(f);
-	}
-	closedir(d);
-	return total;
-}
-
-static void printk_close(struct printk_reader *r)
-{
-	if (r->fd >= 0)
-		close(r->fd);
-	r->fd = -1;
-	if (r->instance[0]) {
-		write_file(r->instance, "events/bpf_trace/bpf_trace_printk/enable", "0");
-		if (rmdir(r->instance))
-			err_msg("warning: cannot remove tracefs instance %s: %s\n",
-				r->instance, strerror(errno));
-	}
 }
 
 /* ---- the command ---- */
@@ -978,7 +552,7 @@ static int open_pidfd(pid_t pid)
  * on time when probes fill the ring as fast as it is read (a busy writer
  * in a slow guest: whatever is not read in time is counted as lost).
  */
-static void drain(struct bpfprobe_records *recs, struct printk_reader *pr,
+static void drain(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
 		  double budget)
 {
 	double until = now() + budget;
@@ -988,8 +562,8 @@ static void drain(struct bpfprobe_records *recs, struct printk_reader *pr,
 			if (bpfprobe_records__consume(recs) < BPFPROBE_RECORDS_BATCH ||
 			    now() >= until)
 				break;
-	if (pr->fd >= 0)
-		printk_read(pr);
+	if (pr)
+		bpfprobe_printk__read(pr);
 	fflush(stdout);
 }
 
@@ -998,7 +572,7 @@ static void drain(struct bpfprobe_records *recs, struct printk_reader *pr,
  * short timer: one wake-up per record cost more than the probe itself.
  * The end of the command or --pid process is seen through a pidfd at once.
  */
-static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
+static int stream(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
 		  struct command *cmd)
 {
 	const int tick_ms = 10;
@@ -1012,8 +586,9 @@ static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 		struct pollfd fds[2];
 		int nfds = 0, timeout = -1;
 
-		if (pr->fd >= 0)
-			fds[nfds++] = (struct pollfd){ .fd = pr->fd, .events = POLLIN };
+		if (pr)
+			fds[nfds++] = (struct pollfd){ .fd = bpfprobe_printk__fd(pr),
+						       .events = POLLIN };
 		if (pidfd >= 0)
 			fds[nfds++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		if (recs || (watched > 0 && pidfd < 0))
@@ -1060,7 +635,7 @@ static int stream(struct bpfprobe_records *recs, struct printk_reader *pr,
 	 * to trace_pipe's reader page: one short second look.
 	 */
 	drain(recs, pr, 0.25);
-	if (pr->fd >= 0) {
+	if (pr) {
 		usleep(5 * 1000);
 		drain(recs, pr, 0.25);
 	}
@@ -1140,9 +715,9 @@ static void print_hist(struct bpfprobe_records *recs, const struct bpfprobe_site
 	}
 	if (opt.json) {
 		printf("{\"type\":\"hist\",\"program\":");
-		print_json_str(s->program, strlen(s->program));
+		print_quoted(s->program, strlen(s->program), true);
 		printf(",\"arg\":");
-		print_json_str(s->arg_labels[arg], strlen(s->arg_labels[arg]));
+		print_quoted(s->arg_labels[arg], strlen(s->arg_labels[arg]), true);
 		printf(",\"buckets\":[");
 		for (int i = lo; lo >= 0 && i <= hi; i++) {
 			bucket_label(i, label, sizeof(label));
@@ -1181,9 +756,9 @@ static void report_sites(const struct bpfprobe_meta *meta,
 			continue;
 		if (opt.json) {
 			printf("{\"type\":\"%s\",\"program\":", opt.count_only ? "count" : "site");
-			print_json_str(s->program, strlen(s->program));
+			print_quoted(s->program, strlen(s->program), true);
 			printf(",\"label\":");
-			print_json_str(s->label, strlen(s->label));
+			print_quoted(s->label, strlen(s->label), true);
 			if (st.counted)
 				printf(",\"hits\":%llu", (unsigned long long)st.hits);
 			else
@@ -1217,10 +792,12 @@ static void report_sites(const struct bpfprobe_meta *meta,
 }
 
 static void report_losses(const struct bpfprobe_meta *meta,
-			  struct bpfprobe_records *recs, struct printk_reader *pr)
+			  struct bpfprobe_records *recs, struct bpfprobe_printk *pr)
 {
 	struct bpfprobe_records_stats st = { 0 };
-	unsigned long long printk_lost = pr->lost_lines + printk_overruns(pr);
+	struct bpfprobe_printk_stats ps = { 0 };
+
+	bpfprobe_printk__stats(pr, &ps);
 
 	if (recs)
 		bpfprobe_records__stats(recs, &st);
@@ -1233,7 +810,7 @@ static void report_losses(const struct bpfprobe_meta *meta,
 		else
 			printf("\"lost_records\":null,");
 		printf("\"printk_lines\":%llu,\"lost_printk_lines\":%llu}\n",
-		       pr->lines, printk_lost);
+		       (unsigned long long)ps.lines, (unsigned long long)ps.lost);
 		fflush(stdout);
 		return;
 	}
@@ -1248,9 +825,10 @@ static void report_losses(const struct bpfprobe_meta *meta,
 				(unsigned long long)st.records, st.records == 1 ? "" : "s",
 				(unsigned long long)st.malformed, BPFPROBE_LOST_MAP);
 	}
-	if (pr->fd >= 0 || pr->lines)
+	if (pr)
 		err_msg("%llu bpf_printk line%s, %llu lost (trace buffer overrun)\n",
-			pr->lines, pr->lines == 1 ? "" : "s", printk_lost);
+			(unsigned long long)ps.lines, ps.lines == 1 ? "" : "s",
+			(unsigned long long)ps.lost);
 }
 
 /* ---- main ---- */
@@ -1401,25 +979,21 @@ static int parse_args(int argc, char **argv)
 	return -1;
 }
 
-int main(int argc, char **argv)
-{
-	struct bpf_object *obj = NULL;
-	struct bpfprobe_meta *meta = NULL;
-	struct bpfprobe_attachment *att = NULL;
-	struct bpfprobe_records *recs = NULL;
-	struct bpf_link **plain_links = NULL;
-	size_t plain_cnt = 0;
-	struct printk_reader *pr;
-	struct command cmd = { .go_fd = -1, .exec_fd = -1 };
-	struct bpf_program *prog;
-	bool printk = false;
-	int ret;
+/* What a run holds, from the metadata to the printk stream. */
+struct run {
+	struct bpfprobe_meta *meta;
+	struct bpf_object *obj;
+	struct bpfprobe_attachment *att;
+	struct bpfprobe_records *recs;
+	struct bpfprobe_plain_links *plain;
+	struct bpfprobe_printk *printk;
+	struct command cmd;
+};
 
-	ret = parse_args(argc, argv);
-	if (ret >= 0)
-		return ret;
-	libbpf_set_print(libbpf_print);
-	bpfprobe_set_print(runtime_print);
+/* The modes that load nothing: -h, --check-kernel, -L/-V, --dump-metadata;
+ * -e compiles the object the run uses. -1: go on with the run. */
+static int run_without_loading(void)
+{
 	if (opt.check_kernel)
 		return check_kernel();
 	if (opt.list_spec)
@@ -1428,188 +1002,187 @@ int main(int argc, char **argv)
 		static char obj[4096];
 		struct oneliner_opts oo = { .clang = opt.clang, .no_cache = opt.no_cache,
 					    .verbose = opt.verbose, .hist = opt.hist != NULL };
+		int ret = oneliner_build(opt.specs, opt.spec_cnt, &oo, obj, sizeof(obj));
 
-		ret = oneliner_build(opt.specs, opt.spec_cnt, &oo, obj, sizeof(obj));
 		if (ret)
 			return ret;
 		opt.obj_path = obj;
 	}
 	if (opt.dump)
 		return dump_metadata(opt.obj_path);
+	return -1;
+}
 
-	pr = calloc(1, sizeof(*pr));
-	if (!pr)
-		return EXIT_ERROR;
-	pr->fd = -1;
-
-	/* The metadata first: it says best what is wrong with an object. */
+/* The metadata first (it says best what is wrong with an object), the
+ * privileges and the --pid process, then libbpf's object. */
+static int open_object(struct run *r)
+{
 	if (access(opt.obj_path, R_OK)) {
 		err_msg("cannot read %s: %s\n", opt.obj_path, strerror(errno));
-		free(pr);
 		return EXIT_USAGE;
 	}
-	meta = bpfprobe_meta__open_file(opt.obj_path);
-	if (!meta) {
-		free(pr);
+	r->meta = bpfprobe_meta__open_file(opt.obj_path);
+	if (!r->meta)
 		return exit_for_meta_errno(errno);
-	}
-
 	if (!opt.dry_run && !have_bpf_caps()) {
 		err_msg("loading BPF programs needs root, or CAP_BPF and CAP_PERFMON (running as uid %d)\n",
 			(int)geteuid());
-		ret = EXIT_PERM;
-		goto out;
+		return EXIT_PERM;
 	}
 	if (opt.pid > 0 && !process_alive(opt.pid)) {
 		err_msg("process %d does not exist (pid gone?)\n", (int)opt.pid);
-		ret = EXIT_PID_GONE;
-		goto out;
+		return EXIT_PID_GONE;
 	}
-
-	obj = bpf_object__open_file(opt.obj_path, NULL);
-	if (!obj) {
+	r->obj = bpf_object__open_file(opt.obj_path, NULL);
+	if (!r->obj) {
 		err_msg("libbpf cannot open %s: %s\n", opt.obj_path, strerror(errno));
-		ret = EXIT_ERROR;
-		goto out;
+		return EXIT_ERROR;
 	}
+	return EXIT_OK;
+}
 
-	if (opt.dry_run) {
-		BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = meta, .pid = opt.pid,
-			      .force = opt.force, .force_address = opt.force_address,
-			      .dry_run = true, .partial = !opt.all_or_nothing);
+/* --dry-run: every site checked, where it would attach said; nothing loaded. */
+static int dry_run(struct run *r)
+{
+	BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = r->meta, .pid = opt.pid,
+		      .force = opt.force, .force_address = opt.force_address,
+		      .dry_run = true, .partial = !opt.all_or_nothing);
 
-		att = bpfprobe_object__attach(obj, &ao);
-		ret = att ? (bpfprobe_attachment__skipped_cnt(att) ? EXIT_PARTIAL : EXIT_OK)
-			  : exit_for_errno(errno);
-		goto out;
-	}
+	r->att = bpfprobe_object__attach(r->obj, &ao);
+	if (!r->att)
+		return exit_for_errno(errno);
+	return bpfprobe_attachment__skipped_cnt(r->att) ? EXIT_PARTIAL : EXIT_OK;
+}
 
-	ret = bpfprobe_records__prepare(obj, meta, opt.ring_size);
+/* The records maps sized, the object loaded, the records reader set up:
+ * before attaching, so the per-site limits and counts hold from hit 1. */
+static int load(struct run *r)
+{
+	BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = opt.pid,
+		      .flags = opt.json ? BPFPROBE_FMT_JSON : 0,
+		      .limit = opt.count, .no_wakeup = true, .hist = opt.hist,
+		      .mode = opt.count_only ? BPFPROBE_SITE_COUNT
+					     : BPFPROBE_SITE_RECORD);
+	int ret = bpfprobe_records__prepare(r->obj, r->meta, opt.ring_size);
+
 	if (ret) {
 		err_msg("cannot size the records maps: %s\n", strerror(-ret));
-		ret = EXIT_ERROR;
-		goto out;
+		return EXIT_ERROR;
 	}
-	ret = load_object(obj);
+	ret = load_object(r->obj);
 	if (ret)
-		goto out;
-
-	/* Before attaching: the per-site limits and counts hold from hit 1. */
-	{
-		BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = opt.pid,
-			      .flags = opt.json ? BPFPROBE_FMT_JSON : 0,
-			      .limit = opt.count, .no_wakeup = true, .hist = opt.hist,
-			      .mode = opt.count_only ? BPFPROBE_SITE_COUNT
-						     : BPFPROBE_SITE_RECORD);
-
-		recs = bpfprobe_records__new(obj, meta, &ro);
-		if (!recs && opt.hist && (errno == EINVAL || errno == ENOENT)) {
-			if (errno == ENOENT)
-				err_msg("--hist: the object has no recording probe\n");
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		if (!recs && errno != ENOENT) {
-			err_msg("cannot read records: %s\n", strerror(errno));
-			ret = EXIT_ERROR;
-			goto out;
-		}
+		return ret;
+	r->recs = bpfprobe_records__new(r->obj, r->meta, &ro);
+	if (!r->recs && opt.hist && (errno == EINVAL || errno == ENOENT)) {
+		if (errno == ENOENT)
+			err_msg("--hist: the object has no recording probe\n");
+		return EXIT_USAGE;
 	}
-	/* Output is flushed once per read, not per line. */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (!r->recs && errno != ENOENT) {
+		err_msg("cannot read records: %s\n", strerror(errno));
+		return EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
 
-	if (opt.cmd && (ret = command_fork(&cmd, opt.cmd))) {
+/* The command forked (it waits to exec), the probe sites and the plain
+ * programs attached, the printk stream opened, its known tasks named. */
+static int attach(struct run *r)
+{
+	BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = r->meta, .pid = opt.pid,
+		      .force = opt.force, .force_address = opt.force_address,
+		      .partial = !opt.all_or_nothing);
+	BPFPROBE_OPTS(bpfprobe_plain_opts, po, .pid = opt.pid);
+	BPFPROBE_OPTS(bpfprobe_printk_opts, pko, .pid = opt.pid,
+		      .flags = opt.json ? BPFPROBE_FMT_JSON : 0);
+	int ret;
+
+	if (opt.cmd && (ret = command_fork(&r->cmd, opt.cmd))) {
 		err_msg("cannot fork: %s\n", strerror(-ret));
-		ret = EXIT_COMMAND;
-		goto out;
+		return EXIT_COMMAND;
 	}
-	if (opt.cmd) {
-		know_task(cmd.pid, opt.cmd[0]);
-	} else if (opt.pid > 0) {
-		char comm[16];
-
-		if (read_comm(opt.pid, comm, sizeof(comm)))
-			know_task(opt.pid, comm);
-	}
-
-	{
-		BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = meta, .pid = opt.pid,
-			      .force = opt.force, .force_address = opt.force_address,
-			      .partial = !opt.all_or_nothing);
-
-		att = bpfprobe_object__attach(obj, &ao);
-		if (!att) {
-			ret = exit_for_errno(errno);
-			goto out;
-		}
-	}
-
-	/* Programs the metadata does not describe: plain libbpf sections. */
-	plain_links = calloc(bpfprobe_meta__site_cnt(meta) + 64, sizeof(*plain_links));
-	bpf_object__for_each_program(prog, obj) {
-		bool described = false;
-		struct bpf_link *link;
-
-		printk |= uses_printk(prog);
-		for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++)
-			if (!strcmp(bpfprobe_meta__site(meta, i)->program,
-				    bpf_program__name(prog)))
-				described = true;
-		if (described || !plain_links || plain_cnt >= 64 +
-		    bpfprobe_meta__site_cnt(meta))
-			continue;
-		link = bpf_program__attach(prog);
-		if (!link) {
-			err_msg("warning: program '%s' (section '%s') is not a bpfprobe site and libbpf cannot attach it by its section: %s; skipped\n",
-				bpf_program__name(prog), bpf_program__section_name(prog),
-				strerror(errno));
-			continue;
-		}
-		if (opt.pid > 0)
-			err_msg("warning: program '%s' is attached by its section name and fires in every process, not only %d\n",
-				bpf_program__name(prog), (int)opt.pid);
-		plain_links[plain_cnt++] = link;
-	}
-
-	if (printk && !opt.no_printk)
-		printk_open(pr);
-
-	{
-		struct sigaction sa = { .sa_handler = on_signal };
-
-		sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: poll() returns */
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
-		/* A closed stdout (| head) ends the run cleanly, not by SIGPIPE. */
-		signal(SIGPIPE, SIG_IGN);
-	}
+	r->att = bpfprobe_object__attach(r->obj, &ao);
+	if (!r->att)
+		return exit_for_errno(errno);
+	r->plain = bpfprobe_object__attach_plain(r->obj, r->meta, &po);
+	if (!opt.no_printk && bpfprobe_object__uses_printk(r->obj))
+		r->printk = bpfprobe_printk__open(&pko);
+	if (r->printk && opt.cmd)
+		bpfprobe_printk__name_task(r->printk, r->cmd.pid, opt.cmd[0]);
+	else if (r->printk && opt.pid > 0)
+		bpfprobe_printk__name_task(r->printk, opt.pid, NULL);
 	if (opt.verbose)
-		err_msg("%zu site%s attached\n", bpfprobe_attachment__link_cnt(att),
-			bpfprobe_attachment__link_cnt(att) == 1 ? "" : "s");
+		err_msg("%zu site%s attached\n", bpfprobe_attachment__link_cnt(r->att),
+			bpfprobe_attachment__link_cnt(r->att) == 1 ? "" : "s");
+	return EXIT_OK;
+}
 
-	if (opt.cmd && command_start(&cmd, opt.cmd[0])) {
-		ret = EXIT_COMMAND;
-		goto out;
-	}
-	ret = stream(recs, pr, &cmd);
-	report_losses(meta, recs, pr);
-	if (!ret && bpfprobe_attachment__skipped_cnt(att)) {
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: poll() returns */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed stdout (| head) ends the run cleanly, not by SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* The command started, everything streamed until the end, then counted. */
+static int trace(struct run *r)
+{
+	int ret;
+
+	if (opt.cmd && command_start(&r->cmd, opt.cmd[0]))
+		return EXIT_COMMAND;
+	ret = stream(r->recs, r->printk, &r->cmd);
+	report_losses(r->meta, r->recs, r->printk);
+	if (!ret && bpfprobe_attachment__skipped_cnt(r->att)) {
 		err_msg("%zu of %zu probes could not attach (reported above); exit code %d\n",
-			bpfprobe_attachment__skipped_cnt(att), bpfprobe_meta__site_cnt(meta),
-			EXIT_PARTIAL);
+			bpfprobe_attachment__skipped_cnt(r->att),
+			bpfprobe_meta__site_cnt(r->meta), EXIT_PARTIAL);
 		ret = EXIT_PARTIAL;
 	}
-out:
-	command_abort(&cmd);
-	bpfprobe_records__free(recs);
-	printk_close(pr);
-	for (size_t i = 0; i < plain_cnt; i++)
-		bpf_link__destroy(plain_links[i]);
-	free(plain_links);
-	bpfprobe_attachment__destroy(att);
-	bpf_object__close(obj);
-	bpfprobe_meta__free(meta);
-	free(pr);
-	free(libbpf_log);
+	return ret;
+}
+
+static void close_run(struct run *r)
+{
+	command_abort(&r->cmd);
+	bpfprobe_records__free(r->recs);
+	bpfprobe_printk__close(r->printk);
+	bpfprobe_plain_links__destroy(r->plain);
+	bpfprobe_attachment__destroy(r->att);
+	bpf_object__close(r->obj);
+	bpfprobe_meta__free(r->meta);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .cmd = { .go_fd = -1, .exec_fd = -1 } };
+	int ret;
+
+	ret = parse_args(argc, argv);
+	if (ret >= 0)
+		return ret;
+	libbpf_set_print(libbpf_print);
+	bpfprobe_set_print(runtime_print);
+	ret = run_without_loading();
+	if (ret >= 0)
+		return ret;
+
+	ret = open_object(&r);
+	if (!ret && opt.dry_run)
+		ret = dry_run(&r);
+	else if (!ret && !(ret = load(&r))) {
+		/* Output is flushed once per read, not per line. */
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		ret = attach(&r);
+		if (!ret) {
+			catch_signals();
+			ret = trace(&r);
+		}
+	}
+	close_run(&r);
 	return ret;
 }

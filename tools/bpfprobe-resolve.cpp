@@ -23,9 +23,9 @@
 /// the same plans. Debug info is opened once per target and shared by all
 /// the specs, as the plugin shares it across the probes of a file.
 /// `--time` prints to stderr how long finding and opening the debug info and
-/// resolving took (bench/resolve.sh uses it); `--stats` how much of the
-/// debug info was read: the compile units parsed, and whether any look-up
-/// had to read the header of every unit.
+/// resolving took; `--stats` how much of the debug info was read: the
+/// compile units parsed, and whether any look-up had to read the header of
+/// every unit (bench/resolve.py reports it beside its timings).
 //===----------------------------------------------------------------------===//
 
 #include "Plan/FetchPlan.h"
