@@ -48,7 +48,8 @@ Error errorAt(TextRange R, const Twine &Msg) {
 }
 
 /// A value with no location at one site (its copy of an inlined function
-/// dropped it): other sites of the probe may still have it.
+/// dropped it), or a local name that site's scope does not have: other
+/// sites of the probe may still have it.
 class NotHereError : public ErrorInfo<NotHereError, ResolveError> {
 public:
   static char ID;
@@ -1434,9 +1435,11 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
                      "'" + Name + "' is declared in a block of " +
                          S.Sym.Name + " whose address ranges cannot be "
                          "read: " + BadRanges);
+    // Another site of the place (a copy of an inlined line whose scope
+    // is another function's) may have the name: this one is left out.
     if (!Ranges.empty())
-      return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
-                                                         : E.Range,
+      return notHereAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                           : E.Range,
                      "'" + Name + "' is not in scope at " + S.Where +
                          "; its block covers " + Ranges + " of " +
                          S.Sym.Name);
@@ -1450,8 +1453,14 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   if (auto Best = didYouMean(Name, Names))
     Msg += "; did you mean '" + *Best + "'?";
   Msg += " (visible here: " + joinNames(Names) + ")";
-  return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range,
-                 Msg);
+  TextRange At = E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range;
+  // A local name absent from this site's scope (a copy of an inlined line
+  // whose address is outside the callee's block: gdb stops there in the
+  // caller, where the name is unknown too) leaves this site out when
+  // another site has it; with no site that has it, this is the error.
+  if (!GlobalOnly)
+    return notHereAt(At, Msg);
+  return errorAt(At, Msg);
 }
 
 //===----------------------------------------------------------------------===//
