@@ -301,6 +301,16 @@ std::optional<uint64_t> entryOf(DWARFDie D) {
   return Low;
 }
 
+/// The out-of-line subprogram whose code holds Address (not an inlined
+/// callee whose code starts there, which getSubroutineForAddress gives):
+/// its declaration line is the base of `f:N`.
+DWARFDie subprogramAt(DWARFUnit *U, uint64_t Address) {
+  SmallVector<DWARFDie, 4> Chain;
+  if (U)
+    U->getInlinedChainForAddress(Address, Chain);
+  return Chain.empty() ? DWARFDie() : Chain.back();
+}
+
 bool sameFile(StringRef Path, StringRef File) {
   return Path == File || Path.ends_with(("/" + File).str());
 }
@@ -315,6 +325,12 @@ struct Site {
   /// function (an inlined subroutine or the subprogram), then the same for
   /// each caller it is inlined into, out to the subprogram.
   std::vector<DWARFDie> Scopes;
+  /// The scopes whose names a local name is looked up in, in order: the
+  /// owner function's blocks and the function (Scopes' first part), then
+  /// the inlined callees whose code is at the address (the frame gdb
+  /// stops in there: a name only they have is theirs), then the
+  /// functions the owner is inlined into.
+  std::vector<DWARFDie> LookupOrder;
   DWARFDie Function;    ///< innermost inlined subroutine or subprogram
   DWARFDie Subprogram;  ///< the concrete subprogram (frame base)
   std::string Where;    ///< "handle+0x4a", for messages
@@ -594,8 +610,7 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
     F.Syms.push_back(S);
     F.Ranges.push_back({S.Address, S.Address + std::max<uint64_t>(S.Size, 1)});
     if (!F.Decl)
-      if (DWARFUnit *U = DI.unitAt(S.Address))
-        F.Decl = U->getSubroutineForAddress(S.Address);
+      F.Decl = subprogramAt(DI.unitAt(S.Address), S.Address);
   }
   if (!F.Syms.empty())
     return std::move(F);
@@ -824,21 +839,45 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
   S.Unit->getInlinedChainForAddress(Address, Chain);
   if (Chain.empty())
     return errorAt(R, "no function in the debug info contains " + S.Where);
-  // Names are looked up in the scope of the function the place named (gdb
-  // stops in the caller's frame at a caller's line whose address is an
-  // inlined callee's first instruction): skip the inlined callees that are
-  // not it.
+  // Names are looked up in the scope of the function the place named, or
+  // whose line it named (gdb stops in the caller's frame at a caller's
+  // line whose address is an inlined callee's first instruction): skip the
+  // inlined callees that are not it (their names come after its own).
   size_t First = 0;
   auto NameOf = [](DWARFDie D) {
     const char *N = D.getShortName();
     return StringRef(N ? N : "");
   };
-  if (!Owner.Function.empty()) {
+  std::optional<size_t> Named;
+  if (!Owner.Function.empty())
     for (size_t I = 0; I < Chain.size(); ++I)
       if (NameOf(Chain[I]) == Owner.Function) {
-        First = I;
+        Named = I;
         break;
       }
+  // A line is in the function whose source holds it: of the functions of
+  // the chain written in the line's file (up to the one the place names),
+  // the one declared last at or before the line, C functions being laid
+  // out one after the other. `deflateReset:720` is a line of lm_init,
+  // inlined into deflateReset, and gdb stops in lm_init there; a caller's
+  // line where an inlined callee's code is stays the caller's.
+  std::optional<size_t> Holder;
+  if (Owner.Line) {
+    unsigned HolderLine = 0;
+    for (size_t I = 0; I < Chain.size() && (!Named || I <= *Named); ++I) {
+      unsigned Decl = Chain[I].getDeclLine();
+      std::string F = declFile(Chain[I]);
+      if (Decl && Decl <= Owner.Line && Decl > HolderLine && !F.empty() &&
+          sameFile(F, Owner.File)) {
+        Holder = I;
+        HolderLine = Decl;
+      }
+    }
+  }
+  if (Holder) {
+    First = *Holder;
+  } else if (Named) {
+    First = *Named;
   } else if (Owner.Line) {
     // The line is the caller's when a callee is called from it, or when
     // the callee's source is another file.
@@ -853,6 +892,7 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
       ++First;
     }
   }
+  SmallVector<DWARFDie, 4> Callees(Chain.begin(), Chain.begin() + First);
   Chain.erase(Chain.begin(), Chain.begin() + First);
   S.Function = Chain.front();
   S.Subprogram = Chain.back();
@@ -878,6 +918,15 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
     S.Scopes.insert(S.Scopes.end(), Blocks.rbegin(), Blocks.rend());
     S.Scopes.push_back(Fn);
   }
+  auto OwnEnd = llvm::find(S.Scopes, S.Function) + 1;
+  S.LookupOrder.assign(S.Scopes.begin(), OwnEnd);
+  for (DWARFDie Fn : Callees) {
+    Blocks.clear();
+    Descend(Fn);
+    S.LookupOrder.insert(S.LookupOrder.end(), Blocks.rbegin(), Blocks.rend());
+    S.LookupOrder.push_back(Fn);
+  }
+  S.LookupOrder.insert(S.LookupOrder.end(), OwnEnd, S.Scopes.end());
   if (Chain.size() > 1)
     S.Where += " (inlined " +
                std::string(Chain.front().getShortName()
@@ -1203,7 +1252,7 @@ std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
     }
     Out.push_back(std::move(VV));
   };
-  for (DWARFDie Scope : S.Scopes)
+  for (DWARFDie Scope : S.LookupOrder)
     for (DWARFDie C : Scope.children())
       if (isVariableTag(C.getTag()))
         Add(C, C.getTag() == dwarf::DW_TAG_formal_parameter ? "param"
@@ -1280,7 +1329,7 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   bool GlobalOnly = E.Kind == SpecExpr::Global;
   StringRef Name = E.Name;
   if (!GlobalOnly) {
-    for (DWARFDie Scope : S.Scopes) {
+    for (DWARFDie Scope : S.LookupOrder) {
       for (DWARFDie C : Scope.children()) {
         if (!isVariableTag(C.getTag()))
           continue;
@@ -2285,7 +2334,7 @@ Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
   const ElfSymbol &Sym = Syms.front();
   DWARFContext &Ctx = DI.dwarf();
   DWARFUnit *U = DI.unitAt(Sym.Address);
-  DWARFDie SP = U ? U->getSubroutineForAddress(Sym.Address) : DWARFDie();
+  DWARFDie SP = subprogramAt(U, Sym.Address);
   const DWARFDebugLine::LineTable *LT = U ? Ctx.getLineTableForUnit(U) : nullptr;
   if (!SP || !LT)
     return createStringError(inconvertibleErrorCode(),
