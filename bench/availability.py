@@ -47,6 +47,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -330,7 +331,8 @@ def plan_to_gdb(fetch):
     of the subset this translates (registers, immediates, OFF(...)
     dereferences, integer types)."""
     body, _, typ = fetch.rpartition(":")
-    m = re.fullmatch(r"([usx])(8|16|32|64)", typ)
+    # f32/f64: the bits of a float or double, as gdb's entry records them.
+    m = re.fullmatch(r"([usxf])(8|16|32|64)", typ)
     if not m:
         return None
     bits = int(m.group(2))
@@ -563,7 +565,8 @@ def live_run(binary, items, work, tag):
         progs = {}
         for l in r.stdout.splitlines():
             try:
-                ev = json.loads(l)
+                # A double's -0 is a JSON integer: keep its sign.
+                ev = json.loads(l, parse_int=lambda s: -0.0 if s == "-0" else int(s))
             except ValueError:
                 continue
             if isinstance(ev, dict) and ev.get("type") == "summary" and \
@@ -636,14 +639,32 @@ def as_int(v):
     return int(v)
 
 
+def float_bits(v, size):
+    """The IEEE bits of a float or double as bpfprobe-run prints it: a JSON
+    number, or "inf", "-nan(0x8000000000000)"."""
+    if isinstance(v, str):
+        v = v.strip('"')
+        m = re.fullmatch(r"(-?)nan\(0x([0-9a-fA-F]+)\)", v)
+        if m:
+            mant_bits = 23 if size == 4 else 52
+            exp = (1 << (size * 8 - 1 - mant_bits)) - 1
+            return (int(m.group(1) == "-") << (size * 8 - 1)) | \
+                (exp << mant_bits) | int(m.group(2), 16)
+    fmt = {4: "<f", 8: "<d"}[size]
+    return int.from_bytes(struct.pack(fmt, float(v)), "little")
+
+
 def same(gdb_ent, bpf_val):
     size = gdb_ent.get("size", 8)
     mask = (1 << (8 * size)) - 1
     if isinstance(gdb_ent, dict) and "value" not in gdb_ent:
         return False
     try:
-        b = as_int(bpf_val)
-    except (ValueError, TypeError):
+        if gdb_ent.get("kind") == "float":
+            b = float_bits(bpf_val, size)
+        else:
+            b = as_int(bpf_val)
+    except (ValueError, TypeError, KeyError, OverflowError, struct.error):
         return False
     return (b & mask) == (gdb_ent["value"] & mask)
 

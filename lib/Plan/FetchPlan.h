@@ -150,6 +150,10 @@ struct ValueType {
     Pointer, ///< an address (printed as hex)
     String,  ///< NUL-terminated string at the fetched address (bounded copy)
     Aggregate, ///< Size bytes copied to the BPF stack; the body gets a pointer
+    /// IEEE binary32 or binary64 (Size 4 or 8): its bits, fetched like an
+    /// integer of that size, given zero-extended to the body and printed as
+    /// a floating-point number by the runtime (type "f32", "f64").
+    Float,
   };
   KindTy Kind = Int;
   unsigned Size = 8; ///< bytes of the value (for String: max bytes copied)
@@ -158,7 +162,8 @@ struct ValueType {
   bool UserString = false;
 
   /// kprobe_events type suffix: "s32", "u8", "x64", "string", "ustring",
-  /// "x8[12]" (an aggregate, as a byte array).
+  /// "x8[12]" (an aggregate, as a byte array); "f32" and "f64" for floats,
+  /// which kprobe_events has no type for (the extended notation).
   std::string kprobeTypeName() const;
 };
 

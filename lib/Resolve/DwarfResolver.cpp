@@ -1181,28 +1181,35 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
   if (!Locs)
     return errorAt(E.Range, "cannot read the location of '" + Name +
                                 "': " + toString(Locs.takeError()));
-  // Where else it has a location, for the message: merged, the first few.
-  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
-  for (const DWARFLocationExpression &L : *Locs)
-    if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
-        L.Range->LowPC >= S.Sym.Address)
-      Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
-  llvm::sort(Ranges);
-  std::vector<std::pair<uint64_t, uint64_t>> Merged;
-  for (auto R : Ranges) {
-    if (!Merged.empty() && R.first <= Merged.back().second)
-      Merged.back().second = std::max(Merged.back().second, R.second);
-    else
-      Merged.push_back(R);
-  }
-  std::string Available;
-  constexpr size_t ShownRanges = 4;
-  for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
-    Available += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
-                 "..+" + hex(Merged[I].second - S.Sym.Address);
-  if (Merged.size() > ShownRanges)
-    Available += " and " + std::to_string(Merged.size() - ShownRanges) +
-                 " more";
+  // Where else it has a location (that Usable takes), for the message:
+  // merged, the first few.
+  auto AvailableAt =
+      [&](function_ref<bool(const DWARFLocationExpression &)> Usable) {
+        std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+        for (const DWARFLocationExpression &L : *Locs)
+          if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
+              L.Range->LowPC >= S.Sym.Address && Usable(L))
+            Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
+        llvm::sort(Ranges);
+        std::vector<std::pair<uint64_t, uint64_t>> Merged;
+        for (auto R : Ranges) {
+          if (!Merged.empty() && R.first <= Merged.back().second)
+            Merged.back().second = std::max(Merged.back().second, R.second);
+          else
+            Merged.push_back(R);
+        }
+        std::string Text;
+        constexpr size_t ShownRanges = 4;
+        for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
+          Text += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
+                  "..+" + hex(Merged[I].second - S.Sym.Address);
+        if (Merged.size() > ShownRanges)
+          Text += " and " + std::to_string(Merged.size() - ShownRanges) +
+                  " more";
+        return Text;
+      };
+  std::string Available =
+      AvailableAt([](const DWARFLocationExpression &) { return true; });
   // The entry gdb uses at this address (list order, and an empty range at
   // the function's entry).
   const DWARFLocationExpression *Found =
@@ -1215,9 +1222,29 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
     if (DWARFUnit *VU = Var.getDwarfUnit())
       Ctx.Unit = VU;
     auto Loc = evaluateLocation(L.Expr, Ctx);
-    if (!Loc)
+    if (!Loc) {
+      // Where the location is one bpfprobe can read (a double that is in
+      // %xmm0 here may be in memory further on).
+      std::string Elsewhere =
+          AvailableAt([&](const DWARFLocationExpression &Other) {
+            if (&Other == Found)
+              return false;
+            LocationContext At = Ctx;
+            At.PC = Other.Range->LowPC;
+            auto O = evaluateLocation(Other.Expr, At);
+            if (!O) {
+              consumeError(O.takeError());
+              return false;
+            }
+            return O->Kind != Located::Optimized;
+          });
       return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
-                                  ": " + toString(Loc.takeError()));
+                                  ": " + toString(Loc.takeError()) +
+                                  (Elsewhere.empty()
+                                       ? std::string()
+                                       : "; it is available at " + Elsewhere +
+                                             " of " + S.Sym.Name));
+    }
     if (Loc->Kind != Located::Optimized)
       return std::move(*Loc);
   }
