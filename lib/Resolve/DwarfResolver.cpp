@@ -1222,6 +1222,10 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
     if (DWARFUnit *VU = Var.getDwarfUnit())
       Ctx.Unit = VU;
     auto Loc = evaluateLocation(L.Expr, Ctx);
+    if (!Loc && Loc.errorIsA<UnreadableLocationError>())
+      // No debugger shows it here: another site of the probe may have it.
+      return notHereAt(E.Range, "'" + Name + "' is unreadable at " + S.Where +
+                                    ": " + toString(Loc.takeError()));
     if (!Loc) {
       // Where the location is one bpfprobe can read (a double that is in
       // %xmm0 here may be in memory further on).
