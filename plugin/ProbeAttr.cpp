@@ -958,6 +958,12 @@ private:
         if (PT.Kind != ValueType::Pointer)
           Problem = Par + " cannot receive the string " + Val +
                     "; declare it 'const char *': it will point at a copy";
+      } else if (V.Kind == ValueType::Float) {
+        // BPF has no floating-point registers: the body gets the bits.
+        if (PT.Kind != ValueType::Int || PT.Size < V.Size)
+          Problem = Par + " cannot receive " + Val + "; declare it '" +
+                    (V.Size == 4 ? "__u32" : "__u64") +
+                    "': it receives the value's IEEE bits";
       } else if (PT.Kind != ValueType::Int && PT.Kind != ValueType::Bool &&
           PT.Kind != ValueType::Pointer)
         Problem = Par + " cannot receive " + Val +

@@ -344,6 +344,9 @@ bool isKprobeRepresentable(const SitePlan &Site) {
     // A pointer-and-length string has no kprobe_events form.
     if (A.Length)
       return false;
+    // kprobe_events has no floating-point type.
+    if (A.Type.Kind == ValueType::Float)
+      return false;
     // A string is read at its address: "+0(addr):string".
     if (A.Type.Kind == ValueType::String) {
       const FetchExpr *Base = A.Expr.get();
@@ -367,6 +370,8 @@ std::string kprobeTypeName(const ValueType &T, bool UserString) {
     return (T.Signed ? "s" : "u") + std::to_string(T.Size * 8);
   case ValueType::Aggregate:
     return "x8[" + std::to_string(T.Size) + "]";
+  case ValueType::Float:
+    return "f" + std::to_string(T.Size * 8);
   default: // not in plans (validateArg)
     break;
   }
@@ -811,6 +816,11 @@ static Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
       return Fail("a " + Twine(T.Size) +
                   "-byte scalar (expected 1, 2, 4 or 8 bytes)");
     break;
+  case ValueType::Float:
+    if (T.Size != 4 && T.Size != 8)
+      return Fail("a " + Twine(T.Size) +
+                  "-byte floating-point value (expected 4 or 8 bytes)");
+    break;
   case ValueType::String:
   case ValueType::Aggregate:
     if (T.Size == 0 || T.Size > PrologueStackBudget)
@@ -1115,7 +1125,7 @@ Expected<SitePlan> parsePlan(StringRef Text) {
       F[3].split(T, ' ');
       unsigned Kind, Size, Signed, User;
       if (T.size() != 4 || T[0].getAsInteger(10, Kind) ||
-          Kind > unsigned(ValueType::Aggregate) ||
+          Kind > unsigned(ValueType::Float) ||
           T[1].getAsInteger(10, Size) || T[2].getAsInteger(10, Signed) ||
           T[3].getAsInteger(10, User))
         return Fail("bad argument type");

@@ -146,7 +146,8 @@ llvm::StringRef fetchOpName(FetchExpr::OpTy Op);
 
 /// kprobe_events type suffix of a fetched value of type T: "s32", "u8",
 /// "x64", "string" ("ustring" when UserString), "x8[12]" (an aggregate, as
-/// a byte array).
+/// a byte array); "f32" and "f64" for floats, which kprobe_events has no
+/// type for (the extended notation).
 std::string kprobeTypeName(const ValueType &T, bool UserString);
 
 /// The plan for one argument.

@@ -44,7 +44,8 @@ namespace bpfprobe {
 namespace {
 
 /// A value with no location at one site (its copy of an inlined function
-/// dropped it): other sites of the probe may still have it.
+/// dropped it), or a local name that site's scope does not have: other
+/// sites of the probe may still have it.
 class NotHereError : public ErrorInfo<NotHereError, ResolveError> {
 public:
   static char ID;
@@ -296,6 +297,16 @@ std::optional<uint64_t> entryOf(DWARFDie D) {
   return Low;
 }
 
+/// The out-of-line subprogram whose code holds Address (not an inlined
+/// callee whose code starts there, which getSubroutineForAddress gives):
+/// its declaration line is the base of `f:N`.
+DWARFDie subprogramAt(DWARFUnit *U, uint64_t Address) {
+  SmallVector<DWARFDie, 4> Chain;
+  if (U)
+    U->getInlinedChainForAddress(Address, Chain);
+  return Chain.empty() ? DWARFDie() : Chain.back();
+}
+
 bool sameFile(StringRef Path, StringRef File) {
   return Path == File || Path.ends_with(("/" + File).str());
 }
@@ -310,6 +321,12 @@ struct Site {
   /// function (an inlined subroutine or the subprogram), then the same for
   /// each caller it is inlined into, out to the subprogram.
   std::vector<DWARFDie> Scopes;
+  /// The scopes whose names a local name is looked up in, in order: the
+  /// owner function's blocks and the function (Scopes' first part), then
+  /// the inlined callees whose code is at the address (the frame gdb
+  /// stops in there: a name only they have is theirs), then the
+  /// functions the owner is inlined into.
+  std::vector<DWARFDie> LookupOrder;
   DWARFDie Function;    ///< innermost inlined subroutine or subprogram
   DWARFDie Subprogram;  ///< the concrete subprogram (frame base)
   std::string Where;    ///< "handle+0x4a", for messages
@@ -614,8 +631,7 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
     F.Syms.push_back(S);
     F.Ranges.push_back({S.Address, S.Address + std::max<uint64_t>(S.Size, 1)});
     if (!F.Decl)
-      if (DWARFUnit *U = DI.unitAt(S.Address))
-        F.Decl = U->getSubroutineForAddress(S.Address);
+      F.Decl = subprogramAt(DI.unitAt(S.Address), S.Address);
   }
   if (!F.Syms.empty())
     return std::move(F);
@@ -844,21 +860,45 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
   S.Unit->getInlinedChainForAddress(Address, Chain);
   if (Chain.empty())
     return errorAt(R, "no function in the debug info contains " + S.Where);
-  // Names are looked up in the scope of the function the place named (gdb
-  // stops in the caller's frame at a caller's line whose address is an
-  // inlined callee's first instruction): skip the inlined callees that are
-  // not it.
+  // Names are looked up in the scope of the function the place named, or
+  // whose line it named (gdb stops in the caller's frame at a caller's
+  // line whose address is an inlined callee's first instruction): skip the
+  // inlined callees that are not it (their names come after its own).
   size_t First = 0;
   auto NameOf = [](DWARFDie D) {
     const char *N = D.getShortName();
     return StringRef(N ? N : "");
   };
-  if (!Owner.Function.empty()) {
+  std::optional<size_t> Named;
+  if (!Owner.Function.empty())
     for (size_t I = 0; I < Chain.size(); ++I)
       if (NameOf(Chain[I]) == Owner.Function) {
-        First = I;
+        Named = I;
         break;
       }
+  // A line is in the function whose source holds it: of the functions of
+  // the chain written in the line's file (up to the one the place names),
+  // the one declared last at or before the line, C functions being laid
+  // out one after the other. `deflateReset:720` is a line of lm_init,
+  // inlined into deflateReset, and gdb stops in lm_init there; a caller's
+  // line where an inlined callee's code is stays the caller's.
+  std::optional<size_t> Holder;
+  if (Owner.Line) {
+    unsigned HolderLine = 0;
+    for (size_t I = 0; I < Chain.size() && (!Named || I <= *Named); ++I) {
+      unsigned Decl = Chain[I].getDeclLine();
+      std::string F = declFile(Chain[I]);
+      if (Decl && Decl <= Owner.Line && Decl > HolderLine && !F.empty() &&
+          sameFile(F, Owner.File)) {
+        Holder = I;
+        HolderLine = Decl;
+      }
+    }
+  }
+  if (Holder) {
+    First = *Holder;
+  } else if (Named) {
+    First = *Named;
   } else if (Owner.Line) {
     // The line is the caller's when a callee is called from it, or when
     // the callee's source is another file.
@@ -873,6 +913,7 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
       ++First;
     }
   }
+  SmallVector<DWARFDie, 4> Callees(Chain.begin(), Chain.begin() + First);
   Chain.erase(Chain.begin(), Chain.begin() + First);
   S.Function = Chain.front();
   S.Subprogram = Chain.back();
@@ -898,6 +939,15 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
     S.Scopes.insert(S.Scopes.end(), Blocks.rbegin(), Blocks.rend());
     S.Scopes.push_back(Fn);
   }
+  auto OwnEnd = llvm::find(S.Scopes, S.Function) + 1;
+  S.LookupOrder.assign(S.Scopes.begin(), OwnEnd);
+  for (DWARFDie Fn : Callees) {
+    Blocks.clear();
+    Descend(Fn);
+    S.LookupOrder.insert(S.LookupOrder.end(), Blocks.rbegin(), Blocks.rend());
+    S.LookupOrder.push_back(Fn);
+  }
+  S.LookupOrder.insert(S.LookupOrder.end(), OwnEnd, S.Scopes.end());
   if (Chain.size() > 1)
     S.Where += " (inlined " +
                std::string(Chain.front().getShortName()
@@ -1152,28 +1202,35 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
   if (!Locs)
     return errorAt(E.Range, "cannot read the location of '" + Name +
                                 "': " + toString(Locs.takeError()));
-  // Where else it has a location, for the message: merged, the first few.
-  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
-  for (const DWARFLocationExpression &L : *Locs)
-    if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
-        L.Range->LowPC >= S.Sym.Address)
-      Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
-  llvm::sort(Ranges);
-  std::vector<std::pair<uint64_t, uint64_t>> Merged;
-  for (auto R : Ranges) {
-    if (!Merged.empty() && R.first <= Merged.back().second)
-      Merged.back().second = std::max(Merged.back().second, R.second);
-    else
-      Merged.push_back(R);
-  }
-  std::string Available;
-  constexpr size_t ShownRanges = 4;
-  for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
-    Available += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
-                 "..+" + hex(Merged[I].second - S.Sym.Address);
-  if (Merged.size() > ShownRanges)
-    Available += " and " + std::to_string(Merged.size() - ShownRanges) +
-                 " more";
+  // Where else it has a location (that Usable takes), for the message:
+  // merged, the first few.
+  auto AvailableAt =
+      [&](function_ref<bool(const DWARFLocationExpression &)> Usable) {
+        std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+        for (const DWARFLocationExpression &L : *Locs)
+          if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
+              L.Range->LowPC >= S.Sym.Address && Usable(L))
+            Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
+        llvm::sort(Ranges);
+        std::vector<std::pair<uint64_t, uint64_t>> Merged;
+        for (auto R : Ranges) {
+          if (!Merged.empty() && R.first <= Merged.back().second)
+            Merged.back().second = std::max(Merged.back().second, R.second);
+          else
+            Merged.push_back(R);
+        }
+        std::string Text;
+        constexpr size_t ShownRanges = 4;
+        for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
+          Text += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
+                  "..+" + hex(Merged[I].second - S.Sym.Address);
+        if (Merged.size() > ShownRanges)
+          Text += " and " + std::to_string(Merged.size() - ShownRanges) +
+                  " more";
+        return Text;
+      };
+  std::string Available =
+      AvailableAt([](const DWARFLocationExpression &) { return true; });
   // The entry gdb uses at this address (list order, and an empty range at
   // the function's entry).
   const DWARFLocationExpression *Found =
@@ -1186,9 +1243,33 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
     if (DWARFUnit *VU = Var.getDwarfUnit())
       Ctx.Unit = VU;
     auto Loc = evaluateLocation(L.Expr, Ctx);
-    if (!Loc)
+    if (!Loc && Loc.errorIsA<UnreadableLocationError>())
+      // No debugger shows it here: another site of the probe may have it.
+      return notHereAt(E.Range, "'" + Name + "' is unreadable at " + S.Where +
+                                    ": " + toString(Loc.takeError()));
+    if (!Loc) {
+      // Where the location is one bpfprobe can read (a double that is in
+      // %xmm0 here may be in memory further on).
+      std::string Elsewhere =
+          AvailableAt([&](const DWARFLocationExpression &Other) {
+            if (&Other == Found)
+              return false;
+            LocationContext At = Ctx;
+            At.PC = Other.Range->LowPC;
+            auto O = evaluateLocation(Other.Expr, At);
+            if (!O) {
+              consumeError(O.takeError());
+              return false;
+            }
+            return O->Kind != Located::Optimized;
+          });
       return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
-                                  ": " + toString(Loc.takeError()));
+                                  ": " + toString(Loc.takeError()) +
+                                  (Elsewhere.empty()
+                                       ? std::string()
+                                       : "; it is available at " + Elsewhere +
+                                             " of " + S.Sym.Name));
+    }
     if (Loc->Kind != Located::Optimized)
       return std::move(*Loc);
   }
@@ -1223,7 +1304,7 @@ std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
     }
     Out.push_back(std::move(VV));
   };
-  for (DWARFDie Scope : S.Scopes)
+  for (DWARFDie Scope : S.LookupOrder)
     for (DWARFDie C : Scope.children())
       if (isVariableTag(C.getTag()))
         Add(C, C.getTag() == dwarf::DW_TAG_formal_parameter ? "param"
@@ -1300,7 +1381,7 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   bool GlobalOnly = E.Kind == SpecExpr::Global;
   StringRef Name = E.Name;
   if (!GlobalOnly) {
-    for (DWARFDie Scope : S.Scopes) {
+    for (DWARFDie Scope : S.LookupOrder) {
       for (DWARFDie C : Scope.children()) {
         if (!isVariableTag(C.getTag()))
           continue;
@@ -1455,9 +1536,11 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
                      "'" + Name + "' is declared in a block of " +
                          S.Sym.Name + " whose address ranges cannot be "
                          "read: " + BadRanges);
+    // Another site of the place (a copy of an inlined line whose scope
+    // is another function's) may have the name: this one is left out.
     if (!Ranges.empty())
-      return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
-                                                         : E.Range,
+      return notHereAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                           : E.Range,
                      "'" + Name + "' is not in scope at " + S.Where +
                          "; its block covers " + Ranges + " of " +
                          S.Sym.Name);
@@ -1471,8 +1554,14 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   if (auto Best = didYouMean(Name, Names))
     Msg += "; did you mean '" + *Best + "'?";
   Msg += " (visible here: " + joinNames(Names) + ")";
-  return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range,
-                 Msg);
+  TextRange At = E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range;
+  // A local name absent from this site's scope (a copy of an inlined line
+  // whose address is outside the callee's block: gdb stops there in the
+  // caller, where the name is unknown too) leaves this site out when
+  // another site has it; with no site that has it, this is the error.
+  if (!GlobalOnly)
+    return notHereAt(At, Msg);
+  return errorAt(At, Msg);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2426,7 +2515,7 @@ Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
   const ElfSymbol &Sym = Syms.front();
   DWARFContext &Ctx = DI.dwarf();
   DWARFUnit *U = DI.unitAt(Sym.Address);
-  DWARFDie SP = U ? U->getSubroutineForAddress(Sym.Address) : DWARFDie();
+  DWARFDie SP = subprogramAt(U, Sym.Address);
   const DWARFDebugLine::LineTable *LT = U ? Ctx.getLineTableForUnit(U) : nullptr;
   if (!SP || !LT)
     return createStringError(inconvertibleErrorCode(),

@@ -6,8 +6,7 @@
 /// architecture into a ValueType; a calling convention classifies by it
 /// (Kind, Size, Align, Leaves); a fetch plan records it as how the fetched
 /// bits read (Kind, Size, Signed); the user's `:u32` / `:string` suffix
-/// stands for one too. Only the kinds Int, Bool, Pointer, String, Aggregate
-/// (and Float where a plan can carry one) are fetched; Int128 and Void
+/// stands for one too. The kinds Int to Float are fetched; Int128 and Void
 /// exist to be classified and refused with a reason.
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +41,11 @@ struct ValueType {
     Pointer,   ///< an address (printed as hex)
     String,    ///< NUL-terminated string at the fetched address (bounded copy)
     Aggregate, ///< struct, union or array: Size bytes copied whole
-    Float,     ///< float, double, long double
+    /// float, double, long double. In a plan: IEEE binary32 or binary64
+    /// (Size 4 or 8), its bits fetched like an integer of that size, given
+    /// zero-extended to the body and printed as a floating-point number by
+    /// the runtime (type "f32", "f64").
+    Float,
     Int128,    ///< __int128
     Void,
   };
