@@ -562,6 +562,8 @@ private:
         return;
       // One program per site: inlined copies of a line get a suffix.
       Plan.Program = siteProgramName(FD->getName(), N);
+      if (!Plan.EntrySection.empty())
+        Plan.EntryProgram = Plan.Program + "__entry";
       Plan.Body = FD->getName().str();
       if (Opts.PrintPlan)
         outs() << formatKprobeEvent(Plan, *A) << "\n";

@@ -46,6 +46,7 @@
 
 #include "BPFProbe.h"
 #include "CoreRelocation.h"
+#include "EntryPairing.h"
 #include "IRCompat.h"
 #include "Plan/FetchPlan.h"
 #include "Plan/Metadata.h"
@@ -64,6 +65,9 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <functional>
+#include <optional>
 
 using namespace llvm;
 
@@ -240,6 +244,9 @@ bool neverRead(Argument &A) {
   return true;
 }
 
+/// Whether E reads a value an entry program saved (FetchExpr::EntrySlot).
+bool hasEntrySlot(const FetchExpr &E);
+
 /// Emits the prologue of one site into a new wrapper function.
 class WrapperBuilder {
 public:
@@ -248,18 +255,49 @@ public:
       : M(M), Body(Body), Site(Site), ABI(ABI), Ctx(M.getContext()),
         B(Ctx), Core(Core) {}
 
+  /// A return probe with `@entry(...)` values (EntryPairing.h): with
+  /// Saves, this builds the entry program that saves them; without, the
+  /// return program that takes them.
+  void setEntry(const EntryMaps *Maps, bool Saves) {
+    Entry = Maps;
+    SavesEntry = Saves;
+  }
+
   Function *build(Function *Wrapper) {
-    BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Wrapper);
-    B.SetInsertPoint(Entry);
+    BasicBlock *EntryBB = BasicBlock::Create(Ctx, "entry", Wrapper);
+    B.SetInsertPoint(EntryBB);
     if (DILocation *L = debugLocation(Wrapper))
       B.SetCurrentDebugLocation(L);
     CtxArg = Wrapper->getArg(0);
     CtxArg->setName("ctx");
 
+    if (Entry) {
+      EntryVals = entryRecord();
+      if (SavesEntry) {
+        saveEntryValues();
+        B.CreateRet(ConstantInt::get(Wrapper->getReturnType(), 0));
+        return Wrapper;
+      }
+      EntryMissed = emitEntryTake(B, *Entry, EntryVals, entryFrame());
+    }
+
     if (Site.Record) {
       emitRecord();
       B.CreateRet(B.CreateCall(&Body, {CtxArg}));
       return Wrapper;
+    }
+    if (EntryMissed && llvm::any_of(Site.Args, [](const ArgPlan &A) {
+          return A.Expr->Kind == FetchExpr::EntrySlot;
+        })) {
+      // No value is made up for a missed `@entry(...)`: the body is not
+      // called. (A DW_OP_entry_value inside a location is 0 then, as a
+      // faulted read is.)
+      BasicBlock *Skip = BasicBlock::Create(Ctx, "entry.skip", Wrapper);
+      BasicBlock *Go = BasicBlock::Create(Ctx, "entry.go", Wrapper);
+      B.CreateCondBr(EntryMissed, Skip, Go);
+      B.SetInsertPoint(Skip);
+      B.CreateRet(ConstantInt::get(Wrapper->getReturnType(), 0));
+      B.SetInsertPoint(Go);
     }
     SmallVector<Value *, 16> Args{CtxArg};
     // An argument that is a memory read is loaded from its stack slot only
@@ -312,6 +350,62 @@ private:
   DenseMap<unsigned, Value *> RegCache;
   /// Where CO-RE accesses (FetchExpr::Core) become relocations.
   CoreRelocations *Core;
+  /// `@entry(...)`: the maps, whether this is the saving entry program,
+  /// the record (fault word, then one word per value) and, in the return
+  /// program, the i1 "the entry was missed".
+  const EntryMaps *Entry = nullptr;
+  bool SavesEntry = false;
+  AllocaInst *EntryVals = nullptr;
+  Value *EntryMissed = nullptr;
+
+  AllocaInst *entryRecord() {
+    IRBuilderBase::InsertPointGuard G(B);
+    BasicBlock &EB = B.GetInsertBlock()->getParent()->getEntryBlock();
+    B.SetInsertPoint(&EB, EB.getFirstInsertionPt());
+    AllocaInst *A = B.CreateAlloca(ArrayType::get(i64(), Entry->Words),
+                                   nullptr, "entry.rec");
+    A->setAlignment(Align(8));
+    return A;
+  }
+
+  Value *entryWord(unsigned I) {
+    return B.CreateConstInBoundsGEP2_64(EntryVals->getAllocatedType(),
+                                        EntryVals, 0, I);
+  }
+
+  /// The entry program: every value with the normal prologue machinery,
+  /// then saved per task and depth.
+  void saveEntryValues() {
+    Value *Faults = B.getInt64(0);
+    for (unsigned I = 0; I < Site.Args.size(); ++I) {
+      const ArgPlan &A = Site.Args[I];
+      Fault = nullptr;
+      Value *V = convert(eval(*A.Expr), A.Type, A.UserString, i64(), A.Name);
+      B.CreateStore(V, entryWord(I + 1));
+      if (Fault)
+        Faults = B.CreateOr(Faults, B.CreateShl(B.CreateZExt(Fault, i64()), I));
+    }
+    B.CreateStore(Faults, entryWord(0));
+    emitEntrySave(B, *Entry, EntryVals, entryFrame());
+  }
+
+  bool tracksFaults() const { return Site.Record || SavesEntry; }
+
+  /// The key of one call for its entry and return programs: the stack
+  /// pointer at the entry (at the return, the popped return address added
+  /// back); null for trampolines, which pair by call depth.
+  Value *entryFrame() {
+    if (Site.Kind == "fentry" || Site.Kind == "fexit")
+      return nullptr;
+    // A site inside the function: its plan computes the entry's stack
+    // pointer from the CFA.
+    if (Site.EntryFrame && !SavesEntry)
+      return eval(*Site.EntryFrame);
+    Value *SP = eval(*FetchExpr::reg(ABI.SPReg));
+    if (SavesEntry || !ABI.ReturnAddressBytes)
+      return SP;
+    return B.CreateSub(SP, B.getInt64(ABI.ReturnAddressBytes), "entry.sp");
+  }
 
   /// A CO-RE bitfield (FetchExpr::Core), read as libbpf's
   /// BPF_CORE_READ_BITFIELD_PROBED reads one: the relocated number of bytes
@@ -396,7 +490,7 @@ private:
   }
 
   void noteFault(Value *HelperRet) {
-    if (!Site.Record)
+    if (!tracksFaults())
       return; // bodies get 0 for a faulted read (DESIGN.md section 5)
     noteFaultIf(B.CreateICmpSLT(HelperRet, B.getInt64(0)));
   }
@@ -404,7 +498,7 @@ private:
   /// F (i1): the value being built is not available (a read faulted, a
   /// division by zero).
   void noteFaultIf(Value *F) {
-    if (!Site.Record)
+    if (!tracksFaults())
       return;
     Fault = Fault ? B.CreateOr(Fault, F) : F;
   }
@@ -447,6 +541,21 @@ private:
     }
     case FetchExpr::Const:
       return ConstantInt::get(i64(), E.Value, /*IsSigned=*/true);
+    case FetchExpr::EntrySlot: {
+      // The value the entry program saved (validate() allows this only
+      // in a return program with an entry program, as a whole argument).
+      if (!EntryVals || SavesEntry)
+        return ConstantInt::get(i64(), 0);
+      // Its read faulted at the entry, or the entry was missed: no value
+      // (a whole `@entry(...)` argument says <missed> in a record).
+      if (tracksFaults())
+        noteFaultIf(B.CreateOr(
+            EntryMissed,
+            B.CreateICmpNE(B.CreateAnd(B.CreateLoad(i64(), entryWord(0)),
+                                       B.getInt64(1ull << E.Value)),
+                           B.getInt64(0))));
+      return B.CreateLoad(i64(), entryWord(E.Value + 1), "entry.val");
+    }
     case FetchExpr::Add:
       return B.CreateAdd(eval(*E.Operand), addend(E));
     case FetchExpr::Deref:
@@ -500,7 +609,11 @@ private:
     return ConstantInt::get(i64(), 0);
   }
 
-  static bool hasDeref(const FetchExpr &E) { return E.countDerefs() != 0; }
+  /// A memory read, or a value an entry program saved (whose missed entry
+  /// counts only on the path that takes it).
+  static bool hasDeref(const FetchExpr &E) {
+    return E.countDerefs() != 0 || hasEntrySlot(E);
+  }
 
   /// DW_OP_bra's two paths. Arms that read no memory become a select;
   /// arms that do become a forward branch and a phi, so only the taken
@@ -793,6 +906,8 @@ private:
       Size += A.Type.Kind != ValueType::String ? 8
               : A.Length ? BPFPROBE_RECORD_COUNTED_STR_LEN
                          : BPFPROBE_RECORD_STR_LEN;
+    if (EntryMissed)
+      Size += 8; // the missed-entry word (metadata.h)
     PointerType *PtrTy = PointerType::getUnqual(Ctx);
     Function *F = B.GetInsertBlock()->getParent();
     BasicBlock *Fill = BasicBlock::Create(Ctx, "fill", F);
@@ -1025,6 +1140,16 @@ private:
         Faults = B.CreateOr(Faults, B.CreateShl(B.CreateZExt(Fault, i64()), I));
     }
     B.CreateStore(Faults, At(offsetof(struct bpfprobe_record_hdr, faults)));
+    if (EntryMissed) {
+      // Bit I: argument I is an entry value whose entry was not seen.
+      uint64_t Mask = 0;
+      for (unsigned I = 0; I < Site.Args.size() && I < 64; ++I)
+        if (Site.Args[I].Expr->Kind == FetchExpr::EntrySlot)
+          Mask |= 1ull << I;
+      B.CreateStore(B.CreateSelect(EntryMissed, B.getInt64(Mask),
+                                   B.getInt64(0)),
+                    At(Off));
+    }
     callHelper(HelperRingbufSubmit, B.getVoidTy(), {Rec, SubmitFlags});
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
@@ -1086,6 +1211,72 @@ void attachDebugInfo(Module &M, Function &Body, Function &Wrapper) {
   // Only this subprogram: DIBuilder::finalize() would reset the lists of
   // the compile unit the front end filled.
   DIB.finalizeSubprogram(WSP);
+}
+
+bool hasEntrySlot(const FetchExpr &E) {
+  if (E.Kind == FetchExpr::EntrySlot)
+    return true;
+  if (E.Operand && hasEntrySlot(*E.Operand))
+    return true;
+  return llvm::any_of(E.Parts, [](const auto &P) { return hasEntrySlot(*P); });
+}
+
+/// The entry program of a site with entry values (`@entry(...)` in a
+/// return probe, DW_OP_entry_value read at the entry): the
+/// same function and build, the entry kind and section, and as arguments
+/// the entry-time expressions, in slot order.
+SitePlan entrySitePlan(const SitePlan &Site) {
+  SitePlan ES;
+  ES.Program = Site.EntryProgram;
+  ES.Body = Site.Body;
+  ES.Section = Site.EntrySection;
+  ES.Kind = Site.EntryKind;
+  ES.Target = Site.Target;
+  ES.Symbol = Site.Symbol;
+  // The function's entry (a DW_OP_entry_value site is inside it).
+  ES.Offset = 0;
+  ES.Address = Site.Address >= Site.Offset ? Site.Address - Site.Offset : 0;
+  ES.SymbolSize = Site.SymbolSize;
+  ES.Arch = Site.Arch;
+  ES.BuildId = Site.BuildId;
+  ES.Source = Site.Source;
+  ES.Spec = Site.Spec;
+  ES.Space = Site.Space;
+  ES.EntryOf = Site.Program;
+  // Each slot: a whole `@entry(...)` argument keeps its type; a register a
+  // DW_OP_entry_value names inside a location is saved whole.
+  std::vector<ArgPlan> BySlot;
+  std::function<void(const ArgPlan &, const FetchExpr &)> Walk =
+      [&](const ArgPlan &A, const FetchExpr &E) {
+        if (E.Kind != FetchExpr::EntrySlot) {
+          if (E.Operand)
+            Walk(A, *E.Operand);
+          for (const auto &P : E.Parts)
+            Walk(A, *P);
+          return;
+        }
+        if (BySlot.size() <= size_t(E.Value))
+          BySlot.resize(E.Value + 1);
+        ArgPlan &P = BySlot[E.Value];
+        P.Name = A.Name;
+        P.Text = A.Text;
+        if (&E == A.Expr.get()) {
+          P.CType = A.CType;
+          P.Type = A.Type;
+        } else {
+          P.Name += "_entry" + std::to_string(E.Value);
+          P.Type.Kind = ValueType::Int;
+          P.Type.Size = 8;
+        }
+        P.Expr = E.Operand->clone();
+      };
+  for (const ArgPlan &A : Site.Args) {
+    Walk(A, *A.Expr);
+    if (A.Length)
+      Walk(A, *A.Length);
+  }
+  ES.Args = std::move(BySlot);
+  return ES;
 }
 
 /// The plan arrived as text: check it (FetchPlan.h validate()) before
@@ -1188,18 +1379,45 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
                                                   : F.getReturnType();
       FunctionType *WT = FunctionType::get(
           RetTy, {PointerType::getUnqual(M.getContext())}, false);
-      Function *W = Function::Create(WT, GlobalValue::ExternalLinkage,
-                                     Site.Program, M);
-      W->setSection(Site.Section);
-      // Target and frame attributes of the body, not its inlining ones.
-      W->setAttributes(AttributeList::get(
-          M.getContext(), AttributeList::FunctionIndex,
-          AttrBuilder(M.getContext(), F.getAttributes().getFnAttrs())));
-      W->removeFnAttr(Attribute::AlwaysInline);
-      attachDebugInfo(M, F, *W);
-      WrapperBuilder(M, F, Site, *ABI, &Core).build(W);
-      Wrappers.push_back(W);
-      Meta += formatMetadataRecord(Site, *ABI);
+      auto MakeWrapper = [&](const SitePlan &S) {
+        Function *W = Function::Create(WT, GlobalValue::ExternalLinkage,
+                                       S.Program, M);
+        W->setSection(S.Section);
+        // Target and frame attributes of the body, not its inlining ones.
+        W->setAttributes(AttributeList::get(
+            M.getContext(), AttributeList::FunctionIndex,
+            AttrBuilder(M.getContext(), F.getAttributes().getFnAttrs())));
+        W->removeFnAttr(Attribute::AlwaysInline);
+        attachDebugInfo(M, F, *W);
+        Wrappers.push_back(W);
+        Meta += formatMetadataRecord(S, *ABI);
+        return W;
+      };
+      // `@entry(...)`: the entry program that saves the values comes
+      // first (EntryPairing.cpp).
+      std::optional<EntryMaps> Maps;
+      if (!Site.EntryProgram.empty()) {
+        if (M.getFunction(Site.EntryProgram)) {
+          diagnose(M, "cannot create probe program '" + Site.EntryProgram +
+                          "': the name is taken");
+          continue;
+        }
+        SitePlan ES = entrySitePlan(Site);
+        auto Made = createEntryMaps(M, Site.Program, ES.Args.size() + 1,
+                                    /*ByDepth=*/Site.Kind == "fexit");
+        if (!Made) {
+          diagnose(M, toString(Made.takeError()));
+          continue;
+        }
+        Maps = *Made;
+        WrapperBuilder EB(M, F, ES, *ABI, &Core);
+        EB.setEntry(&*Maps, /*Saves=*/true);
+        EB.build(MakeWrapper(ES));
+      }
+      WrapperBuilder WB(M, F, Site, *ABI, &Core);
+      if (Maps)
+        WB.setEntry(&*Maps, /*Saves=*/false);
+      WB.build(MakeWrapper(Site));
     }
   }
 

@@ -35,6 +35,16 @@ extern "C" {
 #define BPFPROBE_KEY_SOURCE "source"
 #define BPFPROBE_KEY_SPEC "spec"
 #define BPFPROBE_KEY_ARG "arg"
+/**
+ * On a return probe with `@entry(...)` arguments: the program, also a site
+ * of the object, that saves them at the function's entry. A recording
+ * return probe's records then carry one more 64-bit word after the argument
+ * slots: bit i set means argument i is an entry value whose entry was not
+ * seen (the probe attached while the call was in flight): no value.
+ */
+#define BPFPROBE_KEY_ENTRY_PROGRAM "entry_program"
+/** On that entry program: the return program it saves values for. */
+#define BPFPROBE_KEY_ENTRY_OF "entry_of"
 /** Present on default-body probes: the id in their ring-buffer records. */
 #define BPFPROBE_KEY_RECORD_ID "record_id"
 /**

@@ -132,6 +132,14 @@ struct bpfprobe_site {
 	unsigned short kernel_machine;
 	/** The probed tasks run a 32-bit compat ABI under that kernel. */
 	bool compat;
+	/**
+	 * A return probe with `@entry(...)` values: the program (another site
+	 * of the object) that saves them at entry; NULL otherwise. Its records
+	 * end with a missed-entry word (bpfprobe/metadata.h).
+	 */
+	const char *entry_program;
+	/** On that entry program: the return program it serves; else NULL. */
+	const char *entry_of;
 };
 
 /** Parsed `.bpfprobe` section: a list of sites. */

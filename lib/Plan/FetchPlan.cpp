@@ -41,6 +41,15 @@ std::unique_ptr<FetchExpr> FetchExpr::constant(int64_t V) {
   return E;
 }
 
+std::unique_ptr<FetchExpr>
+FetchExpr::entrySlot(unsigned Slot, std::unique_ptr<FetchExpr> AtEntry) {
+  auto E = std::make_unique<FetchExpr>();
+  E->Kind = EntrySlot;
+  E->Value = Slot;
+  E->Operand = std::move(AtEntry);
+  return E;
+}
+
 std::unique_ptr<FetchExpr> FetchExpr::ctxSlot(unsigned Slot, bool Ret) {
   auto E = std::make_unique<FetchExpr>();
   E->Kind = CtxSlot;
@@ -394,8 +403,15 @@ unsigned SitePlan::stackBytes() const {
   // Each memory read lands in its own 8-byte-aligned stack slot; strings
   // need their buffer.
   unsigned Bytes = 0;
+  bool Entry = false;
   for (const ArgPlan &A : Args) {
     std::function<void(const FetchExpr &)> Walk = [&](const FetchExpr &E) {
+      if (E.Kind == FetchExpr::EntrySlot) {
+        // A word of the saved record (the entry program reads Operand).
+        Bytes += 8 + (Entry ? 0 : 8); // and the record's fault word
+        Entry = true;
+        return;
+      }
       if (E.Kind == FetchExpr::Deref)
         Bytes += alignTo(E.Size, 8);
       if (E.Operand)
@@ -459,6 +475,9 @@ static std::string formatValue(const FetchExpr &E, const ArchABI &ABI,
     if (E.RegIdx >= ABI.Regs.size())
       return "%?";
     return std::string("%") + ABI.reg(E.RegIdx).Name;
+  case FetchExpr::EntrySlot:
+    return "@entry(" + (E.Operand ? formatValue(*E.Operand, ABI, Space)
+                                  : std::string("?")) + ")";
   case FetchExpr::CtxSlot:
     // The fprobe events' names (Documentation/trace/fprobetrace.rst).
     return E.TrampolineRet ? "$retval" : "$arg" + std::to_string(E.Value + 1);
@@ -568,6 +587,15 @@ std::string kprobeArgName(StringRef Text, unsigned Pos, bool TypeList) {
   StringRef T = Text.trim();
   if (TypeList)
     return Fallback;
+  // `@entry(x)` is "entry_x", apart from a value of x at the return.
+  if (T.starts_with("@entry")) {
+    StringRef Inner = T.drop_front(6).ltrim();
+    size_t Close = Inner.rfind(')');
+    if (Inner.starts_with("(") && Close != StringRef::npos)
+      return "entry_" + kprobeArgName((Inner.slice(1, Close) +
+                                       Inner.substr(Close + 1)).str(),
+                                      Pos, false);
+  }
   // An explicit ":type" (the last ':' outside brackets; a C name has none).
   StringRef Type;
   size_t Colon = T.rfind(':');
@@ -675,6 +703,11 @@ public:
       return true;
     case FetchExpr::Const:
       return true;
+    case FetchExpr::EntrySlot:
+      if (E.Value < 0 || E.Value >= MaxEntryValues)
+        return bad("entry value slot " + Twine(E.Value) +
+                   " is not one of the " + Twine(MaxEntryValues));
+      return operand(E) && scalar(*E.Operand, Depth + 1);
     case FetchExpr::CtxSlot:
       if (E.Value < 0 || E.Value >= MaxTrampolineSlots)
         return bad("trampoline context slot " + Twine(E.Value) +
@@ -852,6 +885,60 @@ Error validate(const SitePlan &Site, const ArchABI &ABI) {
   for (const ArgPlan &A : Site.Args)
     if (Error E = validateArg(A, ABI))
       return E;
+  // Entry values: whole scalar arguments, slots 0..N-1 once each, and an
+  // entry program to save them.
+  unsigned Slots = 0;
+  uint32_t Seen = 0;
+  for (const ArgPlan &A : Site.Args) {
+    auto Fail = [&](const Twine &Msg) {
+      return createStringError(inconvertibleErrorCode(),
+                               "argument '" + A.Name + "': " + Msg);
+    };
+    std::vector<const FetchExpr *> Found;
+    std::function<void(const FetchExpr &)> Walk = [&](const FetchExpr &E) {
+      if (E.Kind == FetchExpr::EntrySlot)
+        Found.push_back(&E);
+      else if (E.Operand)
+        Walk(*E.Operand);
+      for (const auto &P : E.Parts)
+        Walk(*P);
+    };
+    Walk(*A.Expr);
+    if (A.Length)
+      Walk(*A.Length);
+    if (Found.empty())
+      continue;
+    if (Site.EntryProgram.empty() || Site.EntrySection.empty() ||
+        (Site.EntryKind != "kprobe" && Site.EntryKind != "uprobe" &&
+         Site.EntryKind != "fentry"))
+      return Fail("an entry value without an entry program");
+    if (A.Expr->Kind == FetchExpr::EntrySlot &&
+        (A.Type.Kind == ValueType::String ||
+         A.Type.Kind == ValueType::Aggregate || A.Length))
+      return Fail("an entry value that is not a scalar");
+    for (const FetchExpr *E : Found) {
+      if (Seen & (1u << E->Value))
+        return Fail("entry value slot " + Twine(E->Value) + " used twice");
+      Seen |= 1u << E->Value;
+      ++Slots;
+    }
+  }
+  if (Site.EntryFrame) {
+    std::string Msg;
+    ExprValidator V(ABI, Msg);
+    if (Site.EntryProgram.empty() || !V.scalar(*Site.EntryFrame, 0))
+      return createStringError(inconvertibleErrorCode(),
+                               "entry frame: " +
+                                   (Msg.empty() ? "without an entry program"
+                                                : Msg));
+  }
+  if (Seen != (Slots == 32 ? ~0u : (1u << Slots) - 1))
+    return createStringError(inconvertibleErrorCode(),
+                             "entry value slots are not 0 to " +
+                                 Twine(Slots) + " - 1");
+  if (!Site.EntryProgram.empty() && !Slots)
+    return createStringError(inconvertibleErrorCode(),
+                             "an entry program without entry values");
   if (Site.stackBytes() > PrologueStackBudget)
     return fail("the prologue needs " + Twine(Site.stackBytes()) +
                 " bytes of stack, over the budget of " +
@@ -873,6 +960,9 @@ static void writeExpr(const FetchExpr &E, std::string &Out) {
   case FetchExpr::Reg:
     Out += "(reg " + std::to_string(E.RegIdx) + ")";
     return;
+  case FetchExpr::EntrySlot:
+    Out += "(entry " + std::to_string(E.Value) + " ";
+    break;
   case FetchExpr::CtxSlot:
     Out += (E.TrampolineRet ? "(ctxret " : "(ctxslot ") +
            std::to_string(E.Value) + ")";
@@ -982,8 +1072,12 @@ public:
         E->Parts.push_back(std::move(*Sub));
       }
     } else if (Op == "add" || Op == "coreadd" || Op == "deref" ||
-               Op == "bitfield" || Op == "corebitfield") {
-      if (Op == "add" || Op == "coreadd") {
+               Op == "bitfield" || Op == "corebitfield" || Op == "entry") {
+      if (Op == "entry") {
+        E->Kind = FetchExpr::EntrySlot;
+        if (number(E->Value))
+          return fail("bad entry slot");
+      } else if (Op == "add" || Op == "coreadd") {
         E->Kind = FetchExpr::Add;
         if (number(E->Value))
           return fail("bad addend");
@@ -1073,6 +1167,16 @@ std::string serializePlan(const SitePlan &Site) {
   Put("spec", Site.Spec);
   Put("space", Site.Space == AddrSpace::User ? "user" : "kernel");
   Put("record", Site.Record ? "1" : "0");
+  if (!Site.EntryProgram.empty()) {
+    Put("entry_program", Site.EntryProgram);
+    Put("entry_kind", Site.EntryKind);
+    Put("entry_section", Site.EntrySection);
+  }
+  if (Site.EntryFrame) {
+    std::string V;
+    writeExpr(*Site.EntryFrame, V);
+    Put("entry_frame", V);
+  }
   for (const ArgPlan &A : Site.Args) {
     std::string V;
     escapeInto(A.Name, V);
@@ -1177,6 +1281,18 @@ Expected<SitePlan> parsePlan(StringRef Text) {
     else if (K == "source") Site.Source = V;
     else if (K == "spec") Site.Spec = V;
     else if (K == "record") Site.Record = V == "1";
+    else if (K == "entry_program") Site.EntryProgram = V;
+    else if (K == "entry_kind") Site.EntryKind = V;
+    else if (K == "entry_section") Site.EntrySection = V;
+    else if (K == "entry_frame") {
+      ExprReader R(V);
+      auto E = R.read();
+      if (!E)
+        return E.takeError();
+      if (!R.atEnd())
+        return Fail("trailing text after the entry frame");
+      Site.EntryFrame = std::move(*E);
+    }
     else if (K == "space") Site.Space = V == "user" ? AddrSpace::User
                                                     : AddrSpace::Kernel;
     else

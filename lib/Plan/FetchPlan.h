@@ -62,6 +62,12 @@ struct FetchExpr {
     CtxSlot,  ///< 64-bit slot Value of a BPF trampoline's context (fentry,
               ///< fexit): the traced function's arguments in order, then
               ///< (fexit, TrampolineRet) its return value
+    EntrySlot, ///< A value saved at the function's entry by the paired entry
+               ///< program (SitePlan::EntryProgram): word Value of its
+               ///< record. Operand is the expression that program evaluates
+               ///< there; this program only reads the saved value.
+               ///< `@entry(...)` in a return probe (a whole argument), and
+               ///< DW_OP_entry_value no call site gives (anywhere).
   };
   /// The operation of a Unary or Binary node.
   enum OpTy {
@@ -103,6 +109,8 @@ struct FetchExpr {
   static std::unique_ptr<FetchExpr> reg(unsigned RegIdx);
   static std::unique_ptr<FetchExpr> ctxSlot(unsigned Slot, bool Ret = false);
   static std::unique_ptr<FetchExpr> constant(int64_t V);
+  static std::unique_ptr<FetchExpr> entrySlot(unsigned Slot,
+                                              std::unique_ptr<FetchExpr> AtEntry);
   static std::unique_ptr<FetchExpr> add(std::unique_ptr<FetchExpr> E, int64_t K);
   static std::unique_ptr<FetchExpr> deref(std::unique_ptr<FetchExpr> Addr,
                                           unsigned Size);
@@ -195,6 +203,23 @@ struct SitePlan {
   /// body with them.
   bool Record = false;
   std::vector<ArgPlan> Args;
+  /// A return probe with `@entry(...)` arguments (FetchExpr::EntrySlot):
+  /// the program the pass synthesizes at the function's entry to save them
+  /// (name, kind and libbpf section: "on_ret__entry", "uprobe",
+  /// "uprobe/./srv:handle"). Empty otherwise.
+  std::string EntryProgram;
+  std::string EntryKind;
+  std::string EntrySection;
+  /// On the entry program the pass synthesizes for a return site: that
+  /// site's program (metadata key entry_of). Not part of the serialized
+  /// plan.
+  std::string EntryOf;
+  /// With an entry program, on a kprobe or uprobe site (not a return
+  /// probe): the stack pointer the function had at its entry, computed at
+  /// this site (the CFA less the return address), which pairs the site with
+  /// its call's entry. Return probes compute it themselves; fentry/fexit
+  /// pair by call depth.
+  std::unique_ptr<FetchExpr> EntryFrame;
 
   /// Stack bytes the prologue needs (memory reads land in stack slots).
   unsigned stackBytes() const;
@@ -245,6 +270,10 @@ llvm::Error validate(const SitePlan &Site, const ArchABI &ABI);
 /// Slots of a BPF trampoline's context: MAX_BPF_FUNC_ARGS (12) arguments
 /// and fexit's return value.
 constexpr int64_t MaxTrampolineSlots = 13;
+
+/// `@entry(...)` values one return probe may take (slots of the record
+/// its entry program saves).
+constexpr unsigned MaxEntryValues = 16;
 
 /// Limits validate() enforces on one argument's expression.
 constexpr unsigned MaxFetchExprDepth = 64;

@@ -50,6 +50,10 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   Put(BPFPROBE_KEY_SPEC, Site.Spec);
   if (Site.Record)
     Put(BPFPROBE_KEY_RECORD_ID, std::to_string(recordIdFor(Site.Program)));
+  if (!Site.EntryProgram.empty())
+    Put(BPFPROBE_KEY_ENTRY_PROGRAM, Site.EntryProgram);
+  if (!Site.EntryOf.empty())
+    Put(BPFPROBE_KEY_ENTRY_OF, Site.EntryOf);
   for (const ArgPlan &A : Site.Args) {
     OS << BPFPROBE_KEY_ARG << '=';
     writeEscapedValue(OS, A.Name);

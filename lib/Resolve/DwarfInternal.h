@@ -110,6 +110,11 @@ struct LocationContext {
   /// The probed binary (its code: the call instruction before a return
   /// address).
   const llvm::object::ObjectFile *Target = nullptr;
+  /// A DW_OP_entry_value of a register that no caller's call site gives
+  /// may be read from an entry program, which saves the register at the
+  /// function's entry (FetchExpr::EntrySlot; the pairing is in
+  /// plugin/EntryPairing.cpp): kprobe and uprobe sites.
+  bool EntryProgram = false;
 };
 
 /// A location no debugger reads (DW_OP_deref_size wider than an address,
@@ -173,8 +178,11 @@ llvm::Expected<UnwindAt> unwindAt(const LocationContext &Ctx);
 /// had on entry to Ctx.Subprogram, from the DW_AT_call_value of the
 /// callers' call sites (EntryValue.cpp). The error says why and where the
 /// value is available.
+/// \p Otherwise, when given, is the value where the return address matches
+/// no caller (instead of a fault).
 llvm::Expected<std::unique_ptr<FetchExpr>>
-entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg);
+entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
+                      std::unique_ptr<FetchExpr> Otherwise = nullptr);
 
 /// A value of at most 8 bytes described in pieces (a 64-bit value in a
 /// register pair, a small struct in bit pieces) as one scalar expression;

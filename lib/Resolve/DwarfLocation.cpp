@@ -633,9 +633,26 @@ Error LocationEvaluator::entryValue(const DecodedOp &D, EvalState &S) {
     if (Idx >= 0)
       What = std::string("the value %") + ABI.reg(Idx).Name +
              " had on entry to the function";
-    auto V = entryValueFromCallers(Ctx, *Reg);
+    bool OwnFrame = !Ctx.FrameRegister && Ctx.CallerDepth == 0;
+    // At the function's entry the register still holds it.
+    if (Idx >= 0 && OwnFrame && Ctx.Subprogram &&
+        functionEntry(Ctx.Subprogram) == Ctx.PC) {
+      S.Stack.push_back(generic(FetchExpr::reg(Idx)));
+      return Error::success();
+    }
+    // Else the callers' call sites, and where they give nothing the value
+    // an entry program saved (EntryValue.cpp).
+    std::unique_ptr<FetchExpr> Saved;
+    if (Idx >= 0 && OwnFrame && Ctx.EntryProgram)
+      Saved = FetchExpr::entrySlot(0, FetchExpr::reg(Idx));
+    auto V = entryValueFromCallers(Ctx, *Reg, Saved ? Saved->clone() : nullptr);
     if (V) {
       S.Stack.push_back(generic(std::move(*V)));
+      return Error::success();
+    }
+    if (Saved) {
+      consumeError(V.takeError());
+      S.Stack.push_back(generic(std::move(Saved)));
       return Error::success();
     }
     Reason = toString(V.takeError());

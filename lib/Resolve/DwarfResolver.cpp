@@ -361,6 +361,7 @@ public:
 
   Expected<std::vector<Site>> sites();
   Expected<SitePlan> plan(const Site &S);
+  Error addEntryProgram(const Site &S, SitePlan &Plan);
   std::vector<VisibleVariable> visible(const Site &S);
 
 private:
@@ -1126,6 +1127,8 @@ LocationContext DwarfResolver::locationContext(const Site &S) {
   LocationContext C;
   C.ABI = &ABI;
   C.PC = S.Address;
+  C.EntryProgram =
+      Spec.Kind == ProbeKind::KProbe || Spec.Kind == ProbeKind::UProbe;
   C.AddrSize = S.Unit ? S.Unit->getAddressByteSize() : ABI.PointerSize;
   C.PIE = isPIE() && isUserProbe(Spec.Kind);
   C.Subprogram = S.Subprogram;
@@ -2403,6 +2406,58 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   return std::move(P);
 }
 
+/// Entry values read from an entry program (DW_OP_entry_value that no call
+/// site gives; EntryValue.cpp): numbers their slots, and names the entry
+/// program (the function's entry) and the frame that pairs it with this
+/// site: the stack pointer the function had at its entry, the CFA at the
+/// site less the return address a call pushed.
+Error DwarfResolver::addEntryProgram(const Site &S, SitePlan &Plan) {
+  std::vector<FetchExpr *> Slots;
+  std::function<void(FetchExpr &)> Walk = [&](FetchExpr &E) {
+    if (E.Kind == FetchExpr::EntrySlot) {
+      E.Value = Slots.size();
+      Slots.push_back(&E);
+      return;
+    }
+    if (E.Operand)
+      Walk(*E.Operand);
+    for (auto &P : E.Parts)
+      Walk(*P);
+  };
+  for (ArgPlan &A : Plan.Args) {
+    Walk(*A.Expr);
+    if (A.Length)
+      Walk(*A.Length);
+  }
+  if (Slots.empty())
+    return Error::success();
+  TextRange R = Spec.HasArgList ? Spec.ArgListRange : Spec.Place.SymbolRange;
+  auto Refuse = [&](const Twine &Why) {
+    return errorAt(R, "entry values at " + S.Where +
+                          " are given by no call site and " + Why);
+  };
+  if (Slots.size() > MaxEntryValues)
+    return Refuse("more than " + Twine(MaxEntryValues) +
+                  " of them would need an entry program");
+  std::optional<uint64_t> Entry = functionEntry(S.Subprogram);
+  if (!Entry || *Entry != S.Sym.Address)
+    return Refuse("symbol '" + S.Sym.Name +
+                  "' does not start at the function's entry, where an "
+                  "entry program would read them");
+  auto CFA = cfaAt(locationContext(S));
+  if (!CFA)
+    return Refuse("the frame at the probe is unknown (" +
+                  toString(CFA.takeError()) + ")");
+  ProbeKind EntryKind = isUserProbe(Spec.Kind) ? ProbeKind::UProbe
+                                               : ProbeKind::KProbe;
+  Plan.EntryKind = probeKindName(EntryKind).str();
+  Plan.EntrySection =
+      libbpfSectionName(EntryKind, Spec.Binary, S.Sym.Name, 0);
+  Plan.EntryFrame = FetchExpr::add(std::move(*CFA),
+                                   -int64_t(ABI.ReturnAddressBytes));
+  return Error::success();
+}
+
 Expected<SitePlan> DwarfResolver::plan(const Site &S) {
   SitePlan Plan;
   Plan.Kind = probeKindName(Spec.Kind).str();
@@ -2426,6 +2481,8 @@ Expected<SitePlan> DwarfResolver::plan(const Site &S) {
       return A.takeError();
     Plan.Args.push_back(std::move(*A));
   }
+  if (Error E = addEntryProgram(S, Plan))
+    return std::move(E);
   if (Error E = checkStackBudget(Plan, Spec))
     return std::move(E);
   return std::move(Plan);

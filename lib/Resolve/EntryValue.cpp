@@ -59,10 +59,19 @@
 /// (refused with that message). A uretprobe on the same function (or on a
 /// caller the select reads the return address of), by any tool, replaces
 /// that return address on the stack with the kernel's trampoline: the
-/// value is then a fault. The alternative -- a second program at F's
-/// entry saving the register per task in a hash map -- is not implemented:
-/// it needs a second attachment, and a missed entry (a task already inside
-/// F at attach time) or recursion make its map entry stale.
+/// value is then a fault.
+///
+/// Where no call site gives the value (or the return address matches none),
+/// a kprobe or uprobe site reads it from an entry program instead
+/// (LocationContext::EntryProgram): a second program at F's entry saves
+/// the register, keyed by the task and the frame (the stack pointer at the
+/// entry; at the probe the CFA less the return address), and the probe
+/// takes it (plugin/EntryPairing.cpp). Recursion pairs each activation
+/// with its own entry (frames differ); a hit whose entry was not seen (the
+/// probes attached while the task was inside F, or the record was
+/// evicted) has no value at that hit -- a record says <missed>, a body is
+/// not called -- never another activation's. At F's entry itself the
+/// register still holds the value.
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfInternal.h"
@@ -248,7 +257,8 @@ static std::optional<ArrayRef<uint8_t>> callValue(DWARFDie Site,
 }
 
 Expected<std::unique_ptr<FetchExpr>>
-entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
+entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
+                      std::unique_ptr<FetchExpr> Otherwise) {
   const ArchABI &ABI = *Ctx.ABI;
   if (Ctx.CallerDepth >= MaxCallerDepth)
     return fail("its callers' values are entry values of their own callers, "
@@ -440,9 +450,11 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg) {
                                   FetchExpr::reg(ABI.IPReg))
               : std::move(RA);
   uint64_t IP = Ctx.IPAddress ? Ctx.IPAddress : Ctx.PC;
-  // No matching caller: a read of address 0, which faults.
+  // No matching caller: the entry program's value, else a read of address
+  // 0, which faults.
   std::unique_ptr<FetchExpr> Out =
-      FetchExpr::deref(FetchExpr::constant(0), ABI.PointerSize);
+      Otherwise ? std::move(Otherwise)
+                : FetchExpr::deref(FetchExpr::constant(0), ABI.PointerSize);
   for (auto It = Callers.rbegin(); It != Callers.rend(); ++It) {
     int64_t K = Ctx.PIE ? int64_t(It->ReturnPC - IP) : int64_t(It->ReturnPC);
     Out = FetchExpr::select(

@@ -54,10 +54,121 @@ DebugInfoNeed debugInfoNeed(const ProbeSpec &Spec) {
   return DebugInfoNeed::None;
 }
 
+/// A return probe with `@entry(...)` arguments: the entry values are
+/// resolved as an entry probe of the same function (kprobe, uprobe or
+/// fentry: DWARF at the entry pc, BTF or the calling convention at the
+/// entry parameters), the other arguments as the return probe. The plan of
+/// the return site gets every argument in order, the entry values as
+/// FetchExpr::EntrySlot, and names the entry program's kind and section;
+/// the front end names the program and the pass builds it
+/// (plugin/EntryPairing.cpp).
+static Expected<Resolution> resolveWithEntry(const ProbeSpec &Spec,
+                                             ArrayRef<ArgInput> Inputs,
+                                             const ArchABI &ABI, DebugInfo *DI,
+                                             StringRef ConvName,
+                                             const BtfTypes *BTF) {
+  ProbeKind EntryKind = Spec.Kind == ProbeKind::KRetProbe ? ProbeKind::KProbe
+                        : Spec.Kind == ProbeKind::URetProbe
+                            ? ProbeKind::UProbe
+                            : ProbeKind::FEntry;
+  auto Shell = [&](ProbeKind K) {
+    ProbeSpec S;
+    S.Kind = K;
+    S.KindRange = Spec.KindRange;
+    S.Binary = Spec.Binary;
+    S.BinaryRange = Spec.BinaryRange;
+    S.Place = Spec.Place;
+    S.HasArgList = true;
+    S.ArgListRange = Spec.ArgListRange;
+    S.Text = Spec.Text;
+    return S;
+  };
+  ProbeSpec EntrySpec = Shell(EntryKind), RetSpec = Shell(Spec.Kind);
+  std::vector<ArgInput> EntryInputs, RetInputs;
+  std::vector<size_t> EntryIdx, RetIdx;
+  // Inputs run in parallel with the arguments, or are empty (a DWARF or
+  // BTF resolution does not use them).
+  bool HaveInputs = Inputs.size() == Spec.Args.size();
+  for (size_t I = 0; I < Spec.Args.size(); ++I) {
+    const ProbeArg &Arg = Spec.Args[I];
+    ProbeArg C = Arg.clone();
+    C.AtEntry = false;
+    if (Arg.AtEntry) {
+      if (EntryIdx.size() == MaxEntryValues)
+        return make_error<ResolveError>(
+            Arg.EntryRange, "a return probe takes at most " +
+                                std::to_string(MaxEntryValues) +
+                                " '@entry(...)' values");
+      EntrySpec.Args.push_back(std::move(C));
+      if (HaveInputs)
+        EntryInputs.push_back(Inputs[I]);
+      EntryIdx.push_back(I);
+    } else {
+      RetSpec.Args.push_back(std::move(C));
+      if (HaveInputs)
+        RetInputs.push_back(Inputs[I]);
+      RetIdx.push_back(I);
+    }
+  }
+  auto Entry = resolveProbe(EntrySpec, EntryInputs, ABI, DI, ConvName, BTF);
+  if (!Entry)
+    return Entry.takeError();
+  auto Ret = resolveProbe(RetSpec, RetInputs, ABI, DI, ConvName, BTF);
+  if (!Ret)
+    return Ret.takeError();
+  if (Entry->Plans.size() != 1 || Ret->Plans.size() != 1)
+    return make_error<ResolveError>(
+        Spec.Place.SymbolRange,
+        "'@entry(...)' needs one entry and one return site; '" +
+            Spec.Place.Symbol + "' has " +
+            std::to_string(Entry->Plans.size()) + " and " +
+            std::to_string(Ret->Plans.size()));
+  SitePlan &EP = Entry->Plans.front();
+  Resolution R = std::move(*Ret);
+  for (ResolveWarning &W : Entry->Warnings)
+    R.Warnings.push_back(std::move(W));
+  SitePlan &Plan = R.Plans.front();
+  std::vector<ArgPlan> Args(Spec.Args.size());
+  for (size_t J = 0; J < RetIdx.size(); ++J)
+    Args[RetIdx[J]] = std::move(Plan.Args[J]);
+  unsigned Slot = 0;
+  for (size_t J = 0; J < EntryIdx.size(); ++J) {
+    const ProbeArg &Arg = Spec.Args[EntryIdx[J]];
+    ArgPlan &AP = EP.Args[J];
+    if (AP.Type.Kind == ValueType::String ||
+        AP.Type.Kind == ValueType::Aggregate || AP.Length)
+      return make_error<ResolveError>(
+          Arg.Range, "'" + Arg.Text + "' is " +
+                         (AP.Type.Kind == ValueType::String ? "a string"
+                                                            : "a structure") +
+                         "; '@entry(...)' saves scalars (integers and "
+                         "pointers): fetch a member, or the pointer and read "
+                         "it at entry with a kprobe or uprobe");
+    // fexit sees the entry arguments in its own context: a plain argument
+    // needs no entry program.
+    if (Spec.Kind == ProbeKind::FExit &&
+        AP.Expr->Kind == FetchExpr::CtxSlot && !AP.Expr->TrampolineRet) {
+      Args[EntryIdx[J]] = std::move(AP);
+      continue;
+    }
+    AP.Expr = FetchExpr::entrySlot(Slot++, std::move(AP.Expr));
+    Args[EntryIdx[J]] = std::move(AP);
+  }
+  Plan.Args = std::move(Args);
+  Plan.Spec = Spec.Text;
+  if (Slot) {
+    Plan.EntryKind = probeKindName(EntryKind).str();
+    Plan.EntrySection = EP.Section;
+  }
+  return std::move(R);
+}
+
 Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                   ArrayRef<ArgInput> Inputs,
                                   const ArchABI &ABI, DebugInfo *DI,
                                   StringRef ConvName, const BtfTypes *BTF) {
+  if (llvm::any_of(Spec.Args, [](const ProbeArg &A) { return A.AtEntry; }))
+    return resolveWithEntry(Spec, Inputs, ABI, DI, ConvName, BTF);
   Resolution R;
   DebugInfoNeed Need = debugInfoNeed(Spec);
   if (isTrampolineProbe(Spec.Kind) && !BTF)

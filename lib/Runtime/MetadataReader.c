@@ -243,7 +243,7 @@ const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_uname(const char *mac
 enum {
 	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
 	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID,
-	K_KERNEL_MACHINE, K_COMPAT, K_CNT
+	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_CNT
 };
 
 static const struct {
@@ -265,6 +265,8 @@ static const struct {
 	[K_RECORD_ID] = { BPFPROBE_KEY_RECORD_ID, false },
 	[K_KERNEL_MACHINE] = { BPFPROBE_KEY_KERNEL_MACHINE, false },
 	[K_COMPAT] = { BPFPROBE_KEY_COMPAT, false },
+	[K_ENTRY_PROGRAM] = { BPFPROBE_KEY_ENTRY_PROGRAM, false },
+	[K_ENTRY_OF] = { BPFPROBE_KEY_ENTRY_OF, false },
 };
 
 struct record_builder {
@@ -399,6 +401,13 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	site->build_id = v[K_BUILD_ID];
 	site->source = v[K_SOURCE];
 	site->spec = v[K_SPEC];
+	site->entry_program = v[K_ENTRY_PROGRAM];
+	site->entry_of = v[K_ENTRY_OF];
+	if ((site->entry_program && !*site->entry_program) ||
+	    (site->entry_of && !*site->entry_of))
+		return corrupt(pos, "'%s' is empty",
+			       site->entry_program ? BPFPROBE_KEY_ENTRY_PROGRAM
+						   : BPFPROBE_KEY_ENTRY_OF);
 
 	if (!*site->program)
 		return corrupt(at(pos, rb, K_PROGRAM), "'program' is empty");

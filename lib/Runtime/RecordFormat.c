@@ -173,6 +173,7 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 			      unsigned int flags)
 {
 	struct bpfprobe_record_hdr hdr;
+	unsigned long long missed = 0;
 	const struct bpfprobe_site *site;
 	const char *slots;
 	size_t need;
@@ -192,6 +193,13 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 	need = sizeof(hdr);
 	for (size_t i = 0; i < site->arg_cnt; i++)
 		need += bpfprobe_slot_size(site->args[i].type);
+	if (site->entry_program) {
+		/* The missed-entry word follows the slots (metadata.h). */
+		if (size < need + sizeof(missed))
+			return -EBADMSG;
+		memcpy(&missed, (const char *)data + need, sizeof(missed));
+		need += sizeof(missed);
+	}
 	if (size < need)
 		return -EBADMSG;
 
@@ -216,7 +224,10 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 		} else {
 			put(&o, " %s=", label);
 		}
-		if (i < BPFPROBE_RECORD_MAX_ARGS && (hdr.faults >> i & 1))
+		if (i < BPFPROBE_RECORD_MAX_ARGS && (missed >> i & 1))
+			/* An entry value whose entry was not seen: no value. */
+			put(&o, json ? "\"<missed>\"" : "<missed>");
+		else if (i < BPFPROBE_RECORD_MAX_ARGS && (hdr.faults >> i & 1))
 			/* The read faulted: the slot holds no value. */
 			put(&o, json ? "null" : "<fault>");
 		else

@@ -266,7 +266,37 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
     if (A.FetchType)
       OS << "  fetch " << A.FetchType->Text << ' ' << A.FetchTypeRange
          << '\n';
+    if (A.AtEntry)
+      OS << "  at-entry " << A.EntryRange << '\n';
   }
+}
+
+std::unique_ptr<SpecExpr> SpecExpr::clone() const {
+  auto E = std::make_unique<SpecExpr>();
+  E->Kind = Kind;
+  E->Name = Name;
+  E->Number = Number;
+  E->Range = Range;
+  E->NameRange = NameRange;
+  if (Base)
+    E->Base = Base->clone();
+  return E;
+}
+
+ProbeArg ProbeArg::clone() const {
+  ProbeArg A;
+  A.Form = Form;
+  if (Expr)
+    A.Expr = Expr->clone();
+  A.Type = Type;
+  A.FetchType = FetchType;
+  A.FetchTypeRange = FetchTypeRange;
+  A.FetchUserString = FetchUserString;
+  A.AtEntry = AtEntry;
+  A.EntryRange = EntryRange;
+  A.Range = Range;
+  A.Text = Text;
+  return A;
 }
 
 } // namespace bpfprobe

@@ -23,6 +23,7 @@
 ///   component := ["~"] ident ["<" template-args ">"] | "operator" op
 ///   arglist  := arg { "," arg }
 ///   arg      := expr [":" type] | c-type-name
+///             | "@entry" "(" expr ")" [":" type]   (return probes only)
 ///   expr     := ident | "$argN" | "$retval" | "%reg" | "@" global
 ///             | expr "->" ident | expr "." ident | expr "[" int "]"
 ///             | "*" expr | "(" expr ")"
@@ -132,6 +133,8 @@ struct SpecExpr {
   std::unique_ptr<SpecExpr> Base;
   TextRange Range;     ///< the whole sub-expression
   TextRange NameRange; ///< the identifier / register / index token
+
+  std::unique_ptr<SpecExpr> clone() const;
 };
 
 /// The words of a C type name as written, for calling-convention mode
@@ -170,8 +173,16 @@ struct ProbeArg {
   std::optional<ValueType> FetchType;
   TextRange FetchTypeRange; ///< the written type, after the ':'
   bool FetchUserString = false; ///< ":ustring": user memory even in a kprobe
+  /// `@entry(expr)`: Expr is the inner expression, whose value is taken at
+  /// the function's entry and handed to the return probe (kretprobe,
+  /// uretprobe, fexit). EntryRange covers `@entry(...)`.
+  bool AtEntry = false;
+  TextRange EntryRange;
   TextRange Range;
   std::string Text; ///< the argument's source text, trimmed
+
+  /// A deep copy (ProbeArg owns its expression tree).
+  ProbeArg clone() const;
 };
 
 struct ProbeSpec {

@@ -82,6 +82,8 @@ private:
   StringRef Text;
   unsigned Pos = 0;
   ProbeKind Kind = ProbeKind::KProbe;
+  /// Parsing the expression inside `@entry(...)`.
+  bool InEntry = false;
 
   char peek(unsigned Ahead = 0) const {
     return Pos + Ahead < Text.size() ? Text[Pos + Ahead] : '\0';
@@ -127,6 +129,9 @@ private:
   Error parseSourcePlace(ProbePlace &P);
   Error parseArgList(ProbeSpec &S);
   Error parseArg(ProbeArg &A);
+  Error parseEntryArg(ProbeArg &A);
+  bool startsEntry(unsigned At) const;
+  Error parseArgFetchType(ProbeArg &A, unsigned &End);
   bool startsCType() const;
   Error parseCType(CTypeSyntax &T);
   Error parseFetchType(ProbeArg &A);
@@ -291,10 +296,6 @@ Error SpecParser::parseTarget(ProbeSpec &S) {
 
   if (isTrampolineProbe(Kind)) {
     StringRef K = probeKindName(Kind);
-    if (!S.Binary.empty())
-      return error(S.BinaryRange.Begin,
-                   K + " probes of module functions are not supported; "
-                       "use kprobe/" + S.Binary + ":" + S.Place.Symbol);
     if (S.Place.HasOffset)
       return error(S.Place.OffsetRange.Begin - 1,
                    K + " cannot have an offset: the BPF trampoline is at "
@@ -703,8 +704,79 @@ Error SpecParser::parseArgList(ProbeSpec &S) {
   return Error::success();
 }
 
+/// `@entry` followed by '(' (a global named `entry` is `@entry` alone).
+bool SpecParser::startsEntry(unsigned At) const {
+  StringRef Rest = Text.substr(At);
+  if (!Rest.consume_front("@entry"))
+    return false;
+  Rest = Rest.ltrim(" \t");
+  return Rest.starts_with("(");
+}
+
+/// An optional ":type" after an argument; End is moved past it.
+Error SpecParser::parseArgFetchType(ProbeArg &A, unsigned &End) {
+  End = Pos;
+  skipSpace();
+  if (peek() == ':') {
+    ++Pos;
+    skipSpace();
+    if (Error Err = parseFetchType(A))
+      return Err;
+    End = Pos;
+  }
+  Pos = End;
+  return Error::success();
+}
+
+/// `@entry(expr)[:type]`: the value of expr at the function's entry, in a
+/// return probe.
+Error SpecParser::parseEntryArg(ProbeArg &A) {
+  unsigned B = Pos;
+  if (!seesReturnValue(Kind))
+    return error(B, "'@entry(...)' is only available in kretprobe, uretprobe "
+                    "and fexit probes: it hands a value from the function's "
+                    "entry to its return");
+  Pos += 6; // "@entry"
+  skipSpace();
+  unsigned Open = Pos++;
+  skipSpace();
+  if (peek() == ')')
+    return expected(Pos, "an expression inside '@entry(...)'");
+  InEntry = true;
+  ExprResult E = parseUnary(1);
+  InEntry = false;
+  if (!E)
+    return E.takeError();
+  skipSpace();
+  if (peek() == ':')
+    return error(Pos, "write the fetch type after '@entry(...)': "
+                      "'@entry(x):u32'");
+  if (peek() != ')')
+    return expected(Pos, "')' to close the '@entry(' at offset " +
+                             Twine(Open));
+  ++Pos;
+  A.EntryRange = {B, Pos};
+  unsigned After = Pos;
+  skipSpace();
+  if ((peek() == '-' && peek(1) == '>') || peek() == '.' || peek() == '[')
+    return error(Pos, "'@entry(...)' must be a whole argument: write the "
+                      "member or element inside it, as in '@entry(p->x)'");
+  Pos = After;
+  A.AtEntry = true;
+  A.Expr = std::move(*E);
+  A.Form = ProbeArg::Expression;
+  unsigned End;
+  if (Error Err = parseArgFetchType(A, End))
+    return Err;
+  A.Range = {B, End};
+  A.Text = slice(A.Range.Begin, A.Range.End).str();
+  return Error::success();
+}
+
 Error SpecParser::parseArg(ProbeArg &A) {
   unsigned B = Pos;
+  if (startsEntry(Pos))
+    return parseEntryArg(A);
   if (startsCType()) {
     if (Error E = parseCType(A.Type))
       return E;
@@ -1026,6 +1098,9 @@ SpecParser::ExprResult SpecParser::parsePrimary(unsigned Depth) {
       if (!seesReturnValue(Kind))
         return error(B, "'$retval' is only available in kretprobe, "
                         "uretprobe and fexit probes");
+      if (InEntry)
+        return error(B, "'$retval' has no value at the function's entry; "
+                        "write it outside '@entry(...)'");
       E->Kind = SpecExpr::RetVal;
       return std::move(E);
     }
@@ -1049,6 +1124,17 @@ SpecParser::ExprResult SpecParser::parsePrimary(unsigned Depth) {
     E->Kind = SpecExpr::ArgN;
     E->Number = N;
     return std::move(E);
+  }
+  if (C == '@' && startsEntry(B)) {
+    if (!seesReturnValue(Kind))
+      return error(B, "'@entry(...)' is only available in kretprobe, "
+                      "uretprobe and fexit probes: it hands a value from "
+                      "the function's entry to its return");
+    if (InEntry)
+      return error(B, "'@entry(...)' cannot be nested: the expression "
+                      "inside it is already read at the function's entry");
+    return error(B, "'@entry(...)' must be a whole argument: write "
+                    "'@entry(p->x)', not '@entry(p)->x'");
   }
   if (C == '%' || C == '@') {
     ++Pos;

@@ -84,6 +84,11 @@ struct ArchABI {
   /// The table describes user tasks of a 32-bit ABI running under a 64-bit
   /// kernel (the pt_regs slots are the 64-bit kernel's): no kernel probes.
   const char *CompatOf = nullptr;
+  /// Bytes a call pushes (the return address) that the return pops: the
+  /// stack pointer at a return probe is the one at the function's entry
+  /// plus this (x86_64: 8, i386: 4; 0 where the return address is in a
+  /// link register). Pairs entry and return probes of one call.
+  unsigned ReturnAddressBytes = 0;
 
   const RegInfo &reg(unsigned Idx) const { return Regs[Idx]; }
   /// Finds a register by kprobe_events name or alias; -1 if unknown.

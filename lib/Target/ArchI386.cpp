@@ -187,6 +187,8 @@ const ArchABI ArchI386 = {
     /*LongDoubleSize=*/12,
     /*LongDoubleAlign=*/4,
     /*CharSigned=*/true,
+    /*CompatOf=*/nullptr,
+    /*ReturnAddressBytes=*/4,
 };
 
 } // namespace bpfprobe

@@ -64,6 +64,7 @@ const ArchABI ArchIA32Compat = {
     /*LongDoubleAlign=*/4,
     /*CharSigned=*/true,
     /*CompatOf=*/"x86_64",
+    /*ReturnAddressBytes=*/4,
 };
 
 } // namespace bpfprobe

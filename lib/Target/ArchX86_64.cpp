@@ -149,6 +149,8 @@ const ArchABI ArchX86_64 = {
     /*LongDoubleSize=*/16,
     /*LongDoubleAlign=*/16,
     /*CharSigned=*/true,
+    /*CompatOf=*/nullptr,
+    /*ReturnAddressBytes=*/8,
 };
 
 } // namespace bpfprobe

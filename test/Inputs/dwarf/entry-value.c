@@ -2,7 +2,7 @@
  * later lines by DW_OP_entry_value, and each call site of work() gives
  * their values (DW_AT_call_value: a constant, a register, that register
  * plus one); the third call, through a pointer, has no call site bpfprobe
- * follows, so there the value is a fault. The probes sit on the line of
+ * follows: an entry program saves it at entry. The probes sit on the line of
  * sink(0) (test/Dwarf/entry-value-call-site.test,
  * test/Live/entry-value.test, test/Dwarf/entry-value-refused.test). */
 #include <stdio.h>
