@@ -38,6 +38,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -228,7 +229,7 @@ ValueType scalarFromQualType(QualType T, ASTContext &Ctx) {
 
 /// Describes T in target-independent terms (Target/TypeLayout.h). This
 /// compile is for BPF, whose `long` and pointers are 8 bytes and whose
-/// struct layout is x86_64's; the probed function was built for ABI, so
+/// `long double` is a double; the probed function was built for ABI, so
 /// sizes come from laying the description out for ABI. Typedef names with
 /// one meaning everywhere (__u32, uint64_t, size_t) are taken by name.
 CTypeDesc describeType(QualType T, const ArchABI &ABI, unsigned Depth = 0) {
@@ -887,9 +888,10 @@ private:
   }
 
   /// The copy of an aggregate has the probed architecture's layout; the
-  /// body reads it with BPF's (x86_64's). A pointee type whose layout
-  /// differs would read the wrong bytes: refuse it. `void` and `char`
-  /// pointees are the author's to interpret.
+  /// body reads it with BPF's, which is this compile's: Clang's record
+  /// layout for the BPF target. A pointee type whose layout differs would
+  /// read the wrong bytes: refuse it. `void` and `char` pointees are the
+  /// author's to interpret.
   std::string layoutMismatch(QualType Pointee, unsigned CopySize,
                              StringRef ArchName, StringRef Par) {
     ASTContext &Ctx = CI.getASTContext();
@@ -906,30 +908,82 @@ private:
               " layout yourself")
           .str();
     const ArchABI *Probed = lookupArch(ArchName);
-    const ArchABI *BPF = lookupArch("x86_64");
-    if (!Probed || !BPF || Probed == BPF)
+    if (!Probed)
       return "";
     auto L1 = layoutType(describeType(C, *Probed), *Probed);
-    auto L2 = layoutType(describeType(C, *BPF), *BPF);
-    if (!L1 || !L2) {
-      std::string Why = !L1 ? toString(L1.takeError()) : "";
-      if (!L2)
-        Why += (Why.empty() ? "" : "; ") + toString(L2.takeError());
+    std::vector<LayoutLeaf> L2;
+    std::string Why = L1 ? bpfLeaves(C, 0, L2, 0) : toString(L1.takeError());
+    if (!Why.empty())
       return (Par + " points at '" + T + "', whose " + ArchName +
               " layout cannot be compared with BPF's (" + Why +
               "); take it as 'const void *'")
           .str();
-    }
-    bool Same = L1->Leaves.size() == L2->Leaves.size();
-    for (size_t I = 0; Same && I < L1->Leaves.size(); ++I)
-      Same = L1->Leaves[I].Offset == L2->Leaves[I].Offset &&
-             L1->Leaves[I].Size == L2->Leaves[I].Size;
+    bool Same = L1->Leaves.size() == L2.size();
+    for (size_t I = 0; Same && I < L2.size(); ++I)
+      Same = L1->Leaves[I].Offset == L2[I].Offset &&
+             L1->Leaves[I].Size == L2[I].Size;
     if (Same)
       return "";
     return (Par + " points at '" + T + "', whose members lie at other "
-            "offsets in the " + ArchName + " layout than in BPF's; take it "
-            "as 'const void *' and read the " + ArchName + " layout yourself")
+            "offsets or have other sizes in the " + ArchName + " layout than "
+            "in BPF's; take it as 'const void *' and read the " + ArchName +
+            " layout yourself")
         .str();
+  }
+
+  /// The scalar leaves of T as this compile (for BPF) lays it out, at
+  /// Base, in the order layoutType() gives the probed architecture's:
+  /// members in order, each structure's or union's leaves sorted by
+  /// offset. Why not, or "".
+  std::string bpfLeaves(QualType T, uint64_t Base,
+                        std::vector<LayoutLeaf> &Out, unsigned Depth) {
+    ASTContext &Ctx = CI.getASTContext();
+    if (Depth > 32)
+      return "type nested too deeply";
+    QualType C = T.getCanonicalType();
+    if (const auto *AT = Ctx.getAsConstantArrayType(C)) {
+      uint64_t N = AT->getSize().getZExtValue();
+      uint64_t ESize = Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+      std::vector<LayoutLeaf> E;
+      if (std::string Why = bpfLeaves(AT->getElementType(), 0, E, Depth + 1);
+          !Why.empty())
+        return Why;
+      for (uint64_t I = 0; I < N && Out.size() < 4096; ++I)
+        for (const LayoutLeaf &L : E)
+          Out.push_back({unsigned(Base + L.Offset + I * ESize), L.Size,
+                         L.IsFloat, L.InUnion, false});
+      return "";
+    }
+    if (const auto *RT = C->getAs<RecordType>()) {
+      const RecordDecl *RD = RT->getDecl()->getDefinition();
+      if (!RD)
+        return "'" + C.getAsString() + "' is incomplete";
+      const ASTRecordLayout &RL = Ctx.getASTRecordLayout(RD);
+      std::vector<LayoutLeaf> Own;
+      for (const FieldDecl *F : RD->fields()) {
+        if (F->isBitField())
+          return "bit-field '" + F->getNameAsString() + "'";
+        uint64_t Off = RL.getFieldOffset(F->getFieldIndex()) / 8;
+        if (std::string Why = bpfLeaves(F->getType(), Off, Own, Depth + 1);
+            !Why.empty())
+          return Why;
+      }
+      std::stable_sort(Own.begin(), Own.end(),
+                       [](const LayoutLeaf &A, const LayoutLeaf &B) {
+                         return A.Offset < B.Offset;
+                       });
+      for (LayoutLeaf &L : Own) {
+        L.Offset += Base;
+        Out.push_back(L);
+      }
+      return "";
+    }
+    if (C->isIncompleteType() || C->isVoidType())
+      return "'" + C.getAsString() + "' has no size";
+    Out.push_back({unsigned(Base),
+                   unsigned(Ctx.getTypeSizeInChars(C).getQuantity()),
+                   C->isRealFloatingType(), false, false});
+    return "";
   }
 
   /// Each body parameter must be able to hold the value bound to it.
