@@ -153,9 +153,6 @@ Expected<ValueType> layoutType(const CTypeDesc &T, const ArchABI &ABI) {
     return fail("empty aggregates are passed differently by C and C++ and "
                 "not at all by some ABIs");
   L.Kind = kindOf(T);
-  // A scalar's one leaf is itself; only an aggregate lists its members.
-  if (L.Kind != ValueType::Aggregate)
-    L.Leaves.clear();
   return L;
 }
 

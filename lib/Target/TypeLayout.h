@@ -58,7 +58,7 @@ struct CTypeDesc {
 };
 
 /// Lays T out by ABI's data model: its ValueType (Kind, Size, Align,
-/// Signed, and for an aggregate its Leaves; Text is left empty). An error
+/// Signed, Leaves; Text is left empty). An error
 /// (plain text, no location) for Unsupported parts and incomplete or
 /// zero-sized aggregates.
 llvm::Expected<ValueType> layoutType(const CTypeDesc &T, const ArchABI &ABI);

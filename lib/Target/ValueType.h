@@ -54,8 +54,9 @@ struct ValueType {
   /// Alignment in bytes on the probed architecture (0: same as Size).
   unsigned Align = 0;
   bool Signed = false;
-  /// Aggregate: its scalar members by offset, laid out for the probed
-  /// architecture (calling conventions classify aggregates by them).
+  /// Its scalar pieces by offset, laid out for the probed architecture
+  /// (calling conventions classify aggregates by them). layoutType gives a
+  /// scalar its one leaf; other sources may leave a scalar's empty.
   std::vector<LayoutLeaf> Leaves;
   /// The C text where known ("unsigned long", "char *", "u32").
   std::string Text;
