@@ -419,6 +419,33 @@ private:
   Expected<std::pair<Located, DWARFDie>> evalExpr(const Site &S,
                                                   const SpecExpr &E,
                                                   unsigned Depth);
+  // The steps of evalExpr.
+  Expected<std::pair<Located, DWARFDie>> evalArgN(const Site &S,
+                                                  const SpecExpr &E);
+  Expected<std::pair<Located, DWARFDie>> evalRetVal(const Site &S,
+                                                    const SpecExpr &E);
+  Error throughReferences(const Site &S, const SpecExpr &E, Located &Loc,
+                          DWARFDie &Type, DWARFDie &T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalDeref(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+            DWARFDie T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalIndex(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+            DWARFDie T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalMember(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+             DWARFDie T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalMethod(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+             DWARFDie T);
+  Error memberNotFound(const SpecExpr &E, DWARFDie Record, bool Arrow,
+                       StringRef BaseText);
+  Expected<std::pair<Located, DWARFDie>>
+  staticMember(const Site &S, const SpecExpr &E, DWARFDie Record,
+               const MemberInfo &Member);
+  Expected<std::pair<Located, DWARFDie>>
+  memberOf(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+           const MemberInfo &Member, bool Arrow, StringRef BaseText);
   Expected<std::unique_ptr<FetchExpr>> valueOf(Located L, DWARFDie Type,
                                                const SpecExpr &E);
   Expected<Located> implicitPointee(const Site &S, Located L, int64_t Extra,
@@ -1644,72 +1671,10 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   case SpecExpr::Ident:
   case SpecExpr::Global:
     return lookup(S, E);
-  case SpecExpr::ArgN: {
-    if (Error Err = checkArgPlace(Spec, E))
-      return std::move(Err);
-    // The order of declaration is the abstract function's: an inlined or
-    // out-of-line copy may list its parameters in another order.
-    DWARFDie Decl = S.Function;
-    if (DWARFDie O = S.Function.getAttributeValueAsReferencedDie(
-            dwarf::DW_AT_abstract_origin))
-      Decl = O;
-    unsigned N = 0;
-    for (DWARFDie P : Decl.children())
-      if (P.getTag() == dwarf::DW_TAG_formal_parameter && ++N == E.Number) {
-        SpecExpr Named;
-        Named.Kind = SpecExpr::Ident;
-        Named.Name = P.getShortName() ? P.getShortName() : "$arg";
-        Named.Range = E.Range;
-        Named.NameRange = E.Range;
-        // The concrete parameter of this copy, if the compiler kept it.
-        DWARFDie C = P;
-        if (Decl != S.Function) {
-          C = DWARFDie();
-          for (DWARFDie K : S.Function.children())
-            if (K.getTag() == dwarf::DW_TAG_formal_parameter &&
-                K.getAttributeValueAsReferencedDie(
-                    dwarf::DW_AT_abstract_origin) == P)
-              C = K;
-          if (!C)
-            return notHereAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
-                                        Named.Name + "') is optimized out at " +
-                                        S.Where);
-        }
-        auto L = locateVariable(S, C, Named);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), typeOf(C));
-      }
-    return errorAt(E.Range, "'$arg" + Twine(E.Number) + "': " + S.Where +
-                                " has " + Twine(N) + " parameter" +
-                                (N == 1 ? "" : "s") + " in the debug info");
-  }
-  case SpecExpr::RetVal: {
-    if (Error Err = checkRetvalPlace(Spec, E))
-      return std::move(Err);
-    // Where the value is follows from the function's type in the debug
-    // info, by the same rules as the calling-convention resolver.
-    const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
-    DWARFDie RetType = typeOf(S.Subprogram);
-    ValueType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
-    auto L = returnValueLocation(ST, ABI, CC, E.Range);
-    if (!L)
-      return L.takeError();
-    if (L->Kind == ReturnLocation::InMemory)
-      return std::make_pair(Located::memory(std::move(L->Expr)), RetType);
-    if (L->Expr->Kind == FetchExpr::Pieces &&
-        ST.Kind == ValueType::Aggregate) {
-      // A structure in a register pair: pieces, as DW_OP_piece would say.
-      Located P;
-      P.Kind = Located::Pieces;
-      for (size_t I = 0; I < L->Expr->Parts.size(); ++I)
-        P.Parts.push_back({L->Expr->PartSizes[I],
-                           std::make_unique<Located>(Located::value(
-                               std::move(L->Expr->Parts[I])))});
-      return std::make_pair(std::move(P), RetType);
-    }
-    return std::make_pair(Located::value(std::move(L->Expr)), RetType);
-  }
+  case SpecExpr::ArgN:
+    return evalArgN(S, E);
+  case SpecExpr::RetVal:
+    return evalRetVal(S, E);
   case SpecExpr::Reg: {
     auto R = registerOf(E, ABI);
     if (!R)
@@ -1729,6 +1694,104 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                                 "a pointer");
   auto [Loc, Type] = std::move(*Base);
   DWARFDie T = stripTypedefs(Type);
+  if (Error Err = throughReferences(S, E, Loc, Type, T))
+    return std::move(Err);
+
+  switch (E.Kind) {
+  case SpecExpr::Deref:
+    return evalDeref(S, E, std::move(Loc), Type, T);
+  case SpecExpr::Index:
+    return evalIndex(S, E, std::move(Loc), Type, T);
+  case SpecExpr::Arrow:
+  case SpecExpr::Dot:
+    return evalMember(S, E, std::move(Loc), Type, T);
+  case SpecExpr::Method:
+    return evalMethod(S, E, std::move(Loc), Type, T);
+  default:
+    break;
+  }
+  return errorAt(E.Range, "unsupported expression");
+}
+
+/// '$argN': the Nth parameter of the function, in the order of its
+/// abstract declaration.
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalArgN(const Site &S, const SpecExpr &E) {
+  if (Error Err = checkArgPlace(Spec, E))
+    return std::move(Err);
+  // The order of declaration is the abstract function's: an inlined or
+  // out-of-line copy may list its parameters in another order.
+  DWARFDie Decl = S.Function;
+  if (DWARFDie O = S.Function.getAttributeValueAsReferencedDie(
+          dwarf::DW_AT_abstract_origin))
+    Decl = O;
+  unsigned N = 0;
+  for (DWARFDie P : Decl.children())
+    if (P.getTag() == dwarf::DW_TAG_formal_parameter && ++N == E.Number) {
+      SpecExpr Named;
+      Named.Kind = SpecExpr::Ident;
+      Named.Name = P.getShortName() ? P.getShortName() : "$arg";
+      Named.Range = E.Range;
+      Named.NameRange = E.Range;
+      // The concrete parameter of this copy, if the compiler kept it.
+      DWARFDie C = P;
+      if (Decl != S.Function) {
+        C = DWARFDie();
+        for (DWARFDie K : S.Function.children())
+          if (K.getTag() == dwarf::DW_TAG_formal_parameter &&
+              K.getAttributeValueAsReferencedDie(
+                  dwarf::DW_AT_abstract_origin) == P)
+            C = K;
+        if (!C)
+          return notHereAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
+                                      Named.Name + "') is optimized out at " +
+                                      S.Where);
+      }
+      auto L = locateVariable(S, C, Named);
+      if (!L)
+        return L.takeError();
+      return std::make_pair(std::move(*L), typeOf(C));
+    }
+  return errorAt(E.Range, "'$arg" + Twine(E.Number) + "': " + S.Where +
+                              " has " + Twine(N) + " parameter" +
+                              (N == 1 ? "" : "s") + " in the debug info");
+}
+
+/// '$retval': where the function's type in the debug info puts it.
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalRetVal(const Site &S, const SpecExpr &E) {
+  if (Error Err = checkRetvalPlace(Spec, E))
+    return std::move(Err);
+  // Where the value is follows from the function's type in the debug
+  // info, by the same rules as the calling-convention resolver.
+  const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
+  DWARFDie RetType = typeOf(S.Subprogram);
+  ValueType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
+  auto L = returnValueLocation(ST, ABI, CC, E.Range);
+  if (!L)
+    return L.takeError();
+  if (L->Kind == ReturnLocation::InMemory)
+    return std::make_pair(Located::memory(std::move(L->Expr)), RetType);
+  if (L->Expr->Kind == FetchExpr::Pieces &&
+      ST.Kind == ValueType::Aggregate) {
+    // A structure in a register pair: pieces, as DW_OP_piece would say.
+    Located P;
+    P.Kind = Located::Pieces;
+    for (size_t I = 0; I < L->Expr->Parts.size(); ++I)
+      P.Parts.push_back({L->Expr->PartSizes[I],
+                         std::make_unique<Located>(Located::value(
+                             std::move(L->Expr->Parts[I])))});
+    return std::make_pair(std::move(P), RetType);
+  }
+  return std::make_pair(Located::value(std::move(L->Expr)), RetType);
+}
+
+/// Before a member, element or dereference of the base (Loc, of Type,
+/// T without typedefs): through a C++ reference, and through the pointer
+/// a std::unique_ptr, std::shared_ptr or std::vector holds.
+Error DwarfResolver::throughReferences(const Site &S, const SpecExpr &E,
+                                       Located &Loc, DWARFDie &Type,
+                                       DWARFDie &T) {
   std::string BaseText = text(E.Base->Range);
   // A C++ reference is its referent, as in C++ (and gdb): `it.id` of a
   // `const Item &it` reads through the address the reference holds.
@@ -1775,318 +1838,354 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
       T = stripTypedefs(Type);
     }
   }
+  return Error::success();
+}
 
-  switch (E.Kind) {
-  case SpecExpr::Deref: {
-    // *array is its first element, as in C.
-    if (T && T.getTag() == dwarf::DW_TAG_array_type) {
-      if (Loc.Kind != Located::Memory)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is not in memory at this address");
+/// '*base' of the base at Loc, of Type (T without typedefs).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalDeref(const Site &S, const SpecExpr &E, Located Loc,
+                         DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  // *array is its first element, as in C.
+  if (T && T.getTag() == dwarf::DW_TAG_array_type) {
+    if (Loc.Kind != Located::Memory)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is not in memory at this address");
+    return std::make_pair(
+        Located::memory(std::move(Loc.Expr)),
+        T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+  }
+  if (!isPointer(T))
+    return errorAt(E.Range, "cannot dereference '" + BaseText +
+                                "': it has type '" + typeName(Type) +
+                                "', not a pointer");
+  // A void pointer dereferences to an untyped location: the argument's
+  // explicit type (":u64") says how much to read.
+  DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+  if (Loc.Kind == Located::ImplicitPointer) {
+    auto L = implicitPointee(S, std::move(Loc), 0, E);
+    if (!L)
+      return L.takeError();
+    return std::make_pair(std::move(*L), Pointee);
+  }
+  auto P = valueOf(std::move(Loc), Type, *E.Base);
+  if (!P)
+    return P.takeError();
+  return std::make_pair(Located::memory(std::move(*P)), Pointee);
+}
+
+/// 'base[N]' of the base at Loc, of Type (T without typedefs).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalIndex(const Site &S, const SpecExpr &E, Located Loc,
+                         DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  if (T && T.getTag() == dwarf::DW_TAG_array_type) {
+    DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ESize = typeSize(Elem, ABI.PointerSize);
+    auto Total = typeSize(T, ABI.PointerSize);
+    if (!ESize)
+      return errorAt(E.Range, "the elements of '" + BaseText +
+                                  "' have no known size");
+    if (Total && uint64_t(E.Number) >= *Total / std::max<uint64_t>(*ESize, 1))
+      return errorAt(E.NameRange, "index " + Twine(E.Number) +
+                                      " is out of bounds of '" + BaseText +
+                                      "' (" + Twine(*Total / *ESize) +
+                                      " elements)");
+    // A constant array (DW_AT_const_value, DW_OP_implicit_value): the
+    // element's bytes of the value, or of the piece that holds them, as
+    // for a member of a small struct.
+    uint64_t At = E.Number * *ESize;
+    if (Loc.Kind == Located::Value && At + *ESize <= 8)
       return std::make_pair(
-          Located::memory(std::move(Loc.Expr)),
-          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+          Located::value(FetchExpr::bitfield(std::move(Loc.Expr), 8, At * 8,
+                                             *ESize * 8, false)),
+          Elem);
+    if (Loc.Kind == Located::Pieces) {
+      uint64_t PieceAt = 0;
+      for (Located::Piece &P : Loc.Parts) {
+        if (At >= PieceAt && At + *ESize <= PieceAt + P.Size &&
+            P.Loc->Kind == Located::Value && P.Size <= 8)
+          return std::make_pair(
+              Located::value(FetchExpr::bitfield(
+                  std::move(P.Loc->Expr), 8, (At - PieceAt) * 8,
+                  *ESize * 8, false)),
+              Elem);
+        PieceAt += P.Size;
+      }
     }
-    if (!isPointer(T))
-      return errorAt(E.Range, "cannot dereference '" + BaseText +
-                                  "': it has type '" + typeName(Type) +
-                                  "', not a pointer");
-    // A void pointer dereferences to an untyped location: the argument's
-    // explicit type (":u64") says how much to read.
-    DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    if (Loc.Kind != Located::Memory)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is not in memory at this address, so "
+                                  "it cannot be indexed");
+    return std::make_pair(
+        Located::memory(FetchExpr::add(std::move(Loc.Expr),
+                                       E.Number * int64_t(*ESize))),
+        Elem);
+  }
+  if (isPointer(T)) {
+    DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ESize = typeSize(Elem, ABI.PointerSize);
+    if (!ESize)
+      return errorAt(E.Range, "cannot index '" + BaseText +
+                                  "': it points to '" + typeName(Elem) +
+                                  "', which has no size");
     if (Loc.Kind == Located::ImplicitPointer) {
-      auto L = implicitPointee(S, std::move(Loc), 0, E);
+      auto L = implicitPointee(S, std::move(Loc), E.Number * int64_t(*ESize),
+                               E);
       if (!L)
         return L.takeError();
-      return std::make_pair(std::move(*L), Pointee);
+      return std::make_pair(std::move(*L), Elem);
     }
     auto P = valueOf(std::move(Loc), Type, *E.Base);
     if (!P)
       return P.takeError();
-    return std::make_pair(Located::memory(std::move(*P)), Pointee);
+    return std::make_pair(
+        Located::memory(FetchExpr::add(std::move(*P),
+                                       E.Number * int64_t(*ESize))),
+        Elem);
   }
-  case SpecExpr::Index: {
-    if (T && T.getTag() == dwarf::DW_TAG_array_type) {
-      DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      auto ESize = typeSize(Elem, ABI.PointerSize);
-      auto Total = typeSize(T, ABI.PointerSize);
-      if (!ESize)
-        return errorAt(E.Range, "the elements of '" + BaseText +
-                                    "' have no known size");
-      if (Total && uint64_t(E.Number) >= *Total / std::max<uint64_t>(*ESize, 1))
-        return errorAt(E.NameRange, "index " + Twine(E.Number) +
-                                        " is out of bounds of '" + BaseText +
-                                        "' (" + Twine(*Total / *ESize) +
-                                        " elements)");
-      // A constant array (DW_AT_const_value, DW_OP_implicit_value): the
-      // element's bytes of the value, or of the piece that holds them, as
-      // for a member of a small struct.
-      uint64_t At = E.Number * *ESize;
-      if (Loc.Kind == Located::Value && At + *ESize <= 8)
-        return std::make_pair(
-            Located::value(FetchExpr::bitfield(std::move(Loc.Expr), 8, At * 8,
-                                               *ESize * 8, false)),
-            Elem);
-      if (Loc.Kind == Located::Pieces) {
-        uint64_t PieceAt = 0;
-        for (Located::Piece &P : Loc.Parts) {
-          if (At >= PieceAt && At + *ESize <= PieceAt + P.Size &&
-              P.Loc->Kind == Located::Value && P.Size <= 8)
-            return std::make_pair(
-                Located::value(FetchExpr::bitfield(
-                    std::move(P.Loc->Expr), 8, (At - PieceAt) * 8,
-                    *ESize * 8, false)),
-                Elem);
-          PieceAt += P.Size;
-        }
-      }
-      if (Loc.Kind != Located::Memory)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is not in memory at this address, so "
-                                    "it cannot be indexed");
-      return std::make_pair(
-          Located::memory(FetchExpr::add(std::move(Loc.Expr),
-                                         E.Number * int64_t(*ESize))),
-          Elem);
-    }
-    if (isPointer(T)) {
-      DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      auto ESize = typeSize(Elem, ABI.PointerSize);
-      if (!ESize)
-        return errorAt(E.Range, "cannot index '" + BaseText +
-                                    "': it points to '" + typeName(Elem) +
-                                    "', which has no size");
-      if (Loc.Kind == Located::ImplicitPointer) {
-        auto L = implicitPointee(S, std::move(Loc), E.Number * int64_t(*ESize),
-                                 E);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), Elem);
-      }
-      auto P = valueOf(std::move(Loc), Type, *E.Base);
-      if (!P)
-        return P.takeError();
-      return std::make_pair(
-          Located::memory(FetchExpr::add(std::move(*P),
-                                         E.Number * int64_t(*ESize))),
-          Elem);
-    }
-    return errorAt(E.Range, "cannot index '" + BaseText + "': it has type '" +
-                                typeName(Type) +
-                                "', not an array or a pointer");
-  }
-  case SpecExpr::Method: {
-    // `v.size()` as gdb evaluates it: a std::vector's element count,
-    // (end - begin) / sizeof(T) from the pointers libstdc++ (_M_start,
-    // _M_finish) and libc++ (__begin_, __end_) keep; a string's length.
-    // The value is a size_t with no DWARF type.
-    DWARFDie Rec = stripTypedefs(completeType(T));
-    if (stdClassName(Rec) == "vector") {
-      auto Begin = findLibraryPointer(Rec, {"_M_start", "__begin_"});
-      auto End = findLibraryPointer(Rec, {"_M_finish", "__end_"});
-      if ((!Begin || !End) && Rec.getShortName() &&
-          StringRef(Rec.getShortName()).starts_with("vector<bool"))
-        return errorAt(E.NameRange,
-                       "'" + BaseText + "' is a std::vector<bool>, an array "
-                       "of bits without element pointers; its size() is not "
-                       "supported");
-      if (!Begin || !End)
-        return errorAt(E.NameRange,
-                       "'" + BaseText + "' is a 'std::vector' whose layout "
-                       "is not libstdc++'s or libc++'s (no pointer members "
-                       "_M_start and _M_finish or __begin_ and __end_ in its "
-                       "debug info)");
-      DWARFDie Elem = stripTypedefs(typeOf(Begin->Die))
-                          .getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      auto ESize = typeSize(Elem, ABI.PointerSize);
-      if (!ESize || *ESize == 0)
-        return errorAt(E.NameRange, "the elements of '" + BaseText +
-                                        "' have no known size");
-      if (Loc.Kind != Located::Memory)
-        return errorAt(E.Base->Range, "'" + BaseText +
-                                          "' is not in memory at " + S.Where);
-      auto EndPtr = FetchExpr::deref(
-          FetchExpr::add(Loc.Expr->clone(), End->ByteOffset), ABI.PointerSize);
-      auto BeginPtr = FetchExpr::deref(
-          FetchExpr::add(std::move(Loc.Expr), Begin->ByteOffset),
-          ABI.PointerSize);
-      auto Bytes = FetchExpr::binary(FetchExpr::Minus, std::move(EndPtr),
-                                     std::move(BeginPtr));
-      if (*ESize > 1)
-        Bytes = FetchExpr::binary(FetchExpr::DivU, std::move(Bytes),
-                                  FetchExpr::constant(int64_t(*ESize)));
-      return std::make_pair(Located::value(std::move(Bytes)), DWARFDie());
-    }
-    if (isCountedString(T, Rec)) {
-      auto C = countedString(S, Loc, T, *E.Base, E.NameRange);
-      if (!C)
-        return C.takeError();
-      return std::make_pair(Located::value(std::move(C->Length)), DWARFDie());
-    }
-    return errorAt(E.NameRange,
-                   "'" + E.Name + "()' is known for std::vector (its element "
-                   "count) and strings (std::string, std::string_view, Rust "
-                   "&str and String: their length); '" + BaseText +
-                       "' has type '" + typeName(Type) + "'");
-  }
-  case SpecExpr::Arrow:
-  case SpecExpr::Dot: {
-    bool Arrow = E.Kind == SpecExpr::Arrow;
-    DWARFDie Record = T;
-    if (Arrow) {
-      if (!isPointer(T))
-        return errorAt(E.Range,
-                       "'" + BaseText + "' has type '" + typeName(Type) +
-                           "', not a pointer" +
-                           (findMember(T, E.Name)
-                                ? "; use '" + BaseText + "." + E.Name + "'"
-                                : std::string()));
-      Record = stripTypedefs(
-          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
-    } else if (isPointer(T)) {
-      return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
-                                  BaseText + "->" + E.Name + "'");
-    }
-    // Declared only in this unit: its definition is in another.
-    Record = stripTypedefs(completeType(Record));
-    auto M = findMember(Record, E.Name);
-    if (!M) {
-      std::vector<std::string> Names = memberNames(Record);
-      bool IsRecord = Record && (Record.getTag() == dwarf::DW_TAG_structure_type ||
-                                 Record.getTag() == dwarf::DW_TAG_union_type ||
-                                 Record.getTag() == dwarf::DW_TAG_class_type);
-      if (!IsRecord)
-        return errorAt(E.Range, "'" + BaseText + "' " +
-                                    (Arrow ? "points to" : "has type") +
-                                    " '" + typeName(Record) +
-                                    "', not a struct or union");
-      if (Names.empty() && Record.find(dwarf::DW_AT_declaration))
-        return errorAt(E.Range, "'" + typeName(Record) +
-                                    "' is only declared in the debug info: "
-                                    "no unit defines it");
-      if (Names.empty())
-        return errorAt(E.Range, "'" + typeName(Record) + "' has no members");
-      if (llvm::is_contained(Names, E.Name))
-        return errorAt(E.NameRange,
-                       "member '" + E.Name + "' of '" + typeName(Record) +
-                           "' has a location or bit layout that cannot be "
-                           "read (a bit-field of 0 or more than 64 bits, "
-                           "bits outside its storage unit, or a DWARF 2 "
-                           "location expression)");
-      std::string Msg = "'" + typeName(Record) + "' has no member '" +
-                        E.Name + "'";
-      if (auto Best = didYouMean(E.Name, Names))
-        Msg += "; did you mean '" + *Best + "'?";
-      Msg += " (members: " + joinNames(Names) + ")";
-      return errorAt(E.NameRange, Msg);
-    }
-    if (!M->VirtualBase.empty())
+  return errorAt(E.Range, "cannot index '" + BaseText + "': it has type '" +
+                              typeName(Type) +
+                              "', not an array or a pointer");
+}
+
+/// `v.size()` of the value Loc of type Type (T with typedefs stripped).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalMethod(const Site &S, const SpecExpr &E, Located Loc,
+                          DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  // `v.size()` as gdb evaluates it: a std::vector's element count,
+  // (end - begin) / sizeof(T) from the pointers libstdc++ (_M_start,
+  // _M_finish) and libc++ (__begin_, __end_) keep; a string's length.
+  // The value is a size_t with no DWARF type.
+  DWARFDie Rec = stripTypedefs(completeType(T));
+  if (stdClassName(Rec) == "vector") {
+    auto Begin = findLibraryPointer(Rec, {"_M_start", "__begin_"});
+    auto End = findLibraryPointer(Rec, {"_M_finish", "__end_"});
+    if ((!Begin || !End) && Rec.getShortName() &&
+        StringRef(Rec.getShortName()).starts_with("vector<bool"))
       return errorAt(E.NameRange,
-                     "member '" + E.Name + "' of '" + typeName(Record) +
-                         "' is in its virtual base '" + M->VirtualBase +
-                         "', whose offset in the object is read from the "
-                         "vtable at run time; reading it is not supported");
-    if (M->IsStatic) {
-      // A static data member is a global, whatever the object.
-      DWARFDie Decl = M->Die;
-      DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
-        DWARFDie Spec =
-            D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
-        return (Spec && Spec.getOffset() == Decl.getOffset()) ||
-               (D.getOffset() == Decl.getOffset());
-      });
-      if (!Def)
-        return errorAt(E.NameRange, "static member '" + E.Name + "' of '" +
-                                        typeName(Record) +
-                                        "' is defined in no unit of " +
-                                        DI.targetPath());
-      return globalValue(S, Def, E);
-    }
-    DWARFDie MT = typeOf(M->Die);
-    Located Out;
-    if (Arrow && Loc.Kind == Located::ImplicitPointer) {
-      // p->m of a pointer the compiler removed: the member of what it
-      // points to, wherever that lives.
-      auto L = implicitPointee(S, std::move(Loc), 0, E);
-      if (!L)
-        return L.takeError();
-      Loc = std::move(*L);
-      Arrow = false;
-    }
-    if (Arrow) {
-      auto P = valueOf(std::move(Loc), Type, *E.Base);
-      if (!P)
-        return P.takeError();
-      Out = Located::memory(FetchExpr::add(std::move(*P), M->ByteOffset));
-    } else if (Loc.Kind == Located::Memory) {
-      Out = Located::memory(FetchExpr::add(std::move(Loc.Expr), M->ByteOffset));
-    } else if (Loc.Kind == Located::Value && M->IsBitfield) {
-      // A bitfield of a small struct held in a register.
-      if (M->ByteOffset + M->StorageSize > 8)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is in a register; its bitfield '" +
-                                    E.Name + "' is not within 8 bytes");
-      auto VT = valueTypeOf(MT, ABI.PointerSize);
-      bool Signed = VT && VT->Signed;
-      if (!VT)
-        consumeError(VT.takeError());
-      return std::make_pair(
-          Located::value(FetchExpr::bitfield(
-              std::move(Loc.Expr), 8, M->ByteOffset * 8 + M->BitOffset,
-              M->BitSize, Signed)),
-          MT);
-    } else if (Loc.Kind == Located::Value) {
-      // A small struct held in a register: the member's bytes of it.
-      auto MSize = typeSize(MT, ABI.PointerSize);
-      if (!MSize || M->ByteOffset + *MSize > 8)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is in a register; its member '" +
-                                    E.Name + "' is not within 8 bytes");
-      Out = Located::value(FetchExpr::bitfield(
-          std::move(Loc.Expr), 8, M->ByteOffset * 8, *MSize * 8, false));
-    } else if (Loc.Kind == Located::Pieces) {
-      // Find the piece that holds the member.
-      uint64_t At = 0;
-      auto MSize = typeSize(MT, ABI.PointerSize).value_or(0);
-      for (Located::Piece &P : Loc.Parts) {
-        if (M->ByteOffset >= At && M->ByteOffset + MSize <= At + P.Size) {
-          if (P.Loc->Kind == Located::Memory)
-            Out = Located::memory(
-                FetchExpr::add(std::move(P.Loc->Expr), M->ByteOffset - At));
-          else if (P.Loc->Kind == Located::Value)
-            Out = Located::value(FetchExpr::bitfield(
-                std::move(P.Loc->Expr), 8, (M->ByteOffset - At) * 8,
-                MSize * 8, false));
-          break;
-        }
-        At += P.Size;
+                     "'" + BaseText + "' is a std::vector<bool>, an array "
+                     "of bits without element pointers; its size() is not "
+                     "supported");
+    if (!Begin || !End)
+      return errorAt(E.NameRange,
+                     "'" + BaseText + "' is a 'std::vector' whose layout "
+                     "is not libstdc++'s or libc++'s (no pointer members "
+                     "_M_start and _M_finish or __begin_ and __end_ in its "
+                     "debug info)");
+    DWARFDie Elem = stripTypedefs(typeOf(Begin->Die))
+                        .getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ESize = typeSize(Elem, ABI.PointerSize);
+    if (!ESize || *ESize == 0)
+      return errorAt(E.NameRange, "the elements of '" + BaseText +
+                                      "' have no known size");
+    if (Loc.Kind != Located::Memory)
+      return errorAt(E.Base->Range, "'" + BaseText +
+                                        "' is not in memory at " + S.Where);
+    auto EndPtr = FetchExpr::deref(
+        FetchExpr::add(Loc.Expr->clone(), End->ByteOffset), ABI.PointerSize);
+    auto BeginPtr = FetchExpr::deref(
+        FetchExpr::add(std::move(Loc.Expr), Begin->ByteOffset),
+        ABI.PointerSize);
+    auto Bytes = FetchExpr::binary(FetchExpr::Minus, std::move(EndPtr),
+                                   std::move(BeginPtr));
+    if (*ESize > 1)
+      Bytes = FetchExpr::binary(FetchExpr::DivU, std::move(Bytes),
+                                FetchExpr::constant(int64_t(*ESize)));
+    return std::make_pair(Located::value(std::move(Bytes)), DWARFDie());
+  }
+  if (isCountedString(T, Rec)) {
+    auto C = countedString(S, Loc, T, *E.Base, E.NameRange);
+    if (!C)
+      return C.takeError();
+    return std::make_pair(Located::value(std::move(C->Length)), DWARFDie());
+  }
+  return errorAt(E.NameRange,
+                 "'" + E.Name + "()' is known for std::vector (its element "
+                 "count) and strings (std::string, std::string_view, Rust "
+                 "&str and String: their length); '" + BaseText +
+                     "' has type '" + typeName(Type) + "'");
+}
+
+/// 'base->m' and 'base.m' of the base at Loc, of Type (T without
+/// typedefs).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalMember(const Site &S, const SpecExpr &E, Located Loc,
+                          DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  bool Arrow = E.Kind == SpecExpr::Arrow;
+  DWARFDie Record = T;
+  if (Arrow) {
+    if (!isPointer(T))
+      return errorAt(E.Range,
+                     "'" + BaseText + "' has type '" + typeName(Type) +
+                         "', not a pointer" +
+                         (findMember(T, E.Name)
+                              ? "; use '" + BaseText + "." + E.Name + "'"
+                              : std::string()));
+    Record = stripTypedefs(
+        T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+  } else if (isPointer(T)) {
+    return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
+                                BaseText + "->" + E.Name + "'");
+  }
+  // Declared only in this unit: its definition is in another.
+  Record = stripTypedefs(completeType(Record));
+  auto M = findMember(Record, E.Name);
+  if (!M)
+    return memberNotFound(E, Record, Arrow, BaseText);
+  if (!M->VirtualBase.empty())
+    return errorAt(E.NameRange,
+                   "member '" + E.Name + "' of '" + typeName(Record) +
+                       "' is in its virtual base '" + M->VirtualBase +
+                       "', whose offset in the object is read from the "
+                       "vtable at run time; reading it is not supported");
+  if (M->IsStatic)
+    return staticMember(S, E, Record, *M);
+  return memberOf(S, E, std::move(Loc), Type, *M, Arrow, BaseText);
+}
+
+/// Why Record has no readable member E.Name.
+Error DwarfResolver::memberNotFound(const SpecExpr &E, DWARFDie Record,
+                                    bool Arrow, StringRef BaseText) {
+  std::vector<std::string> Names = memberNames(Record);
+  bool IsRecord = Record && (Record.getTag() == dwarf::DW_TAG_structure_type ||
+                             Record.getTag() == dwarf::DW_TAG_union_type ||
+                             Record.getTag() == dwarf::DW_TAG_class_type);
+  if (!IsRecord)
+    return errorAt(E.Range, "'" + BaseText + "' " +
+                                (Arrow ? "points to" : "has type") +
+                                " '" + typeName(Record) +
+                                "', not a struct or union");
+  if (Names.empty() && Record.find(dwarf::DW_AT_declaration))
+    return errorAt(E.Range, "'" + typeName(Record) +
+                                "' is only declared in the debug info: "
+                                "no unit defines it");
+  if (Names.empty())
+    return errorAt(E.Range, "'" + typeName(Record) + "' has no members");
+  if (llvm::is_contained(Names, E.Name))
+    return errorAt(E.NameRange,
+                   "member '" + E.Name + "' of '" + typeName(Record) +
+                       "' has a location or bit layout that cannot be "
+                       "read (a bit-field of 0 or more than 64 bits, "
+                       "bits outside its storage unit, or a DWARF 2 "
+                       "location expression)");
+  std::string Msg = "'" + typeName(Record) + "' has no member '" +
+                    E.Name + "'";
+  if (auto Best = didYouMean(E.Name, Names))
+    Msg += "; did you mean '" + *Best + "'?";
+  Msg += " (members: " + joinNames(Names) + ")";
+  return errorAt(E.NameRange, Msg);
+}
+
+/// A static data member: a global, whatever the object.
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::staticMember(const Site &S, const SpecExpr &E,
+                            DWARFDie Record, const MemberInfo &Member) {
+  const MemberInfo *M = &Member;
+  // A static data member is a global, whatever the object.
+  DWARFDie Decl = M->Die;
+  DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+    DWARFDie Spec =
+        D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+    return (Spec && Spec.getOffset() == Decl.getOffset()) ||
+           (D.getOffset() == Decl.getOffset());
+  });
+  if (!Def)
+    return errorAt(E.NameRange, "static member '" + E.Name + "' of '" +
+                                    typeName(Record) +
+                                    "' is defined in no unit of " +
+                                    DI.targetPath());
+  return globalValue(S, Def, E);
+}
+
+/// Member M of the object at Loc, of Type (through it if Arrow).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::memberOf(const Site &S, const SpecExpr &E, Located Loc,
+                        DWARFDie Type, const MemberInfo &Member, bool Arrow,
+                        StringRef BaseText) {
+  const MemberInfo *M = &Member;
+  DWARFDie MT = typeOf(M->Die);
+  Located Out;
+  if (Arrow && Loc.Kind == Located::ImplicitPointer) {
+    // p->m of a pointer the compiler removed: the member of what it
+    // points to, wherever that lives.
+    auto L = implicitPointee(S, std::move(Loc), 0, E);
+    if (!L)
+      return L.takeError();
+    Loc = std::move(*L);
+    Arrow = false;
+  }
+  if (Arrow) {
+    auto P = valueOf(std::move(Loc), Type, *E.Base);
+    if (!P)
+      return P.takeError();
+    Out = Located::memory(FetchExpr::add(std::move(*P), M->ByteOffset));
+  } else if (Loc.Kind == Located::Memory) {
+    Out = Located::memory(FetchExpr::add(std::move(Loc.Expr), M->ByteOffset));
+  } else if (Loc.Kind == Located::Value && M->IsBitfield) {
+    // A bitfield of a small struct held in a register.
+    if (M->ByteOffset + M->StorageSize > 8)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is in a register; its bitfield '" +
+                                  E.Name + "' is not within 8 bytes");
+    auto VT = valueTypeOf(MT, ABI.PointerSize);
+    bool Signed = VT && VT->Signed;
+    if (!VT)
+      consumeError(VT.takeError());
+    return std::make_pair(
+        Located::value(FetchExpr::bitfield(
+            std::move(Loc.Expr), 8, M->ByteOffset * 8 + M->BitOffset,
+            M->BitSize, Signed)),
+        MT);
+  } else if (Loc.Kind == Located::Value) {
+    // A small struct held in a register: the member's bytes of it.
+    auto MSize = typeSize(MT, ABI.PointerSize);
+    if (!MSize || M->ByteOffset + *MSize > 8)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is in a register; its member '" +
+                                  E.Name + "' is not within 8 bytes");
+    Out = Located::value(FetchExpr::bitfield(
+        std::move(Loc.Expr), 8, M->ByteOffset * 8, *MSize * 8, false));
+  } else if (Loc.Kind == Located::Pieces) {
+    // Find the piece that holds the member.
+    uint64_t At = 0;
+    auto MSize = typeSize(MT, ABI.PointerSize).value_or(0);
+    for (Located::Piece &P : Loc.Parts) {
+      if (M->ByteOffset >= At && M->ByteOffset + MSize <= At + P.Size) {
+        if (P.Loc->Kind == Located::Memory)
+          Out = Located::memory(
+              FetchExpr::add(std::move(P.Loc->Expr), M->ByteOffset - At));
+        else if (P.Loc->Kind == Located::Value)
+          Out = Located::value(FetchExpr::bitfield(
+              std::move(P.Loc->Expr), 8, (M->ByteOffset - At) * 8,
+              MSize * 8, false));
+        break;
       }
-      if (Out.Kind == Located::Optimized)
-        return notHereAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
-                                    "' is optimized out at " + S.Where);
-    } else {
-      return notHereAt(E.Range, "'" + BaseText + "' is optimized out at " +
-                                  S.Where);
+      At += P.Size;
     }
-    if (M->IsBitfield) {
-      if (Out.Kind != Located::Memory)
-        return errorAt(E.Range, "bitfield '" + E.Name +
-                                    "' of a value held in registers is not "
-                                    "supported");
-      auto VT = valueTypeOf(MT, ABI.PointerSize);
-      bool Signed = VT && VT->Signed;
-      if (!VT)
-        consumeError(VT.takeError());
-      Out = Located::value(FetchExpr::bitfield(
-          FetchExpr::deref(std::move(Out.Expr), M->StorageSize),
-          M->StorageSize, M->BitOffset, M->BitSize, Signed));
-    }
-    return std::make_pair(std::move(Out), MT);
+    if (Out.Kind == Located::Optimized)
+      return notHereAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
+                                  "' is optimized out at " + S.Where);
+  } else {
+    return notHereAt(E.Range, "'" + BaseText + "' is optimized out at " +
+                                S.Where);
   }
-  default:
-    break;
+  if (M->IsBitfield) {
+    if (Out.Kind != Located::Memory)
+      return errorAt(E.Range, "bitfield '" + E.Name +
+                                  "' of a value held in registers is not "
+                                  "supported");
+    auto VT = valueTypeOf(MT, ABI.PointerSize);
+    bool Signed = VT && VT->Signed;
+    if (!VT)
+      consumeError(VT.takeError());
+    Out = Located::value(FetchExpr::bitfield(
+        FetchExpr::deref(std::move(Out.Expr), M->StorageSize),
+        M->StorageSize, M->BitOffset, M->BitSize, Signed));
   }
-  return errorAt(E.Range, "unsupported expression");
+  return std::make_pair(std::move(Out), MT);
 }
 
 /// The bytes of an aggregate as a fetch tree the prologue copies: Deref
