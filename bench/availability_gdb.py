@@ -193,16 +193,61 @@ def frame_vars(frame, line=None):
     return out
 
 
+def outer_entry_values(frame, ents):
+    """gdb 13 evaluates DW_OP_entry_value in an inline frame as if that
+    frame had an entry of its own, and misreads it. The cross-check: the
+    same value in the outer (real) frame, through that frame's parameter of
+    the same name at its entry (`item@entry->child` for `item->child`),
+    which gdb finds through the caller's call site. Recorded as
+    "outer_entry" beside gdb's own value, for entries whose base name is a
+    parameter of the outer function."""
+    outer = frame
+    while outer is not None and outer.type() == gdb.INLINE_FRAME:
+        outer = outer.older()
+    if outer is None or outer == frame:
+        return
+    try:
+        params = {s.name for s in outer.block() if s.is_argument}
+    except RuntimeError:
+        return
+    try:
+        outer.select()
+        for ent in ents:
+            m = re.match(r"(\w+)(.*)$", ent["expr"])
+            if not m or m.group(1) not in params or \
+                    ent.get("state") not in ("value", "optimized out"):
+                continue
+            try:
+                v = gdb.parse_and_eval("%s@entry%s" % (m.group(1), m.group(2)))
+                if v.is_optimized_out:
+                    continue
+                s = scalar(v, v.type.strip_typedefs())
+                if s is not None:
+                    ent["outer_entry"] = s[3]
+            except gdb.error:
+                pass
+    finally:
+        frame.select()
+
+
 def run_checks(h, checks):
     """Evaluates each check's gdb expression (bpfprobe's fetch plan
     translated) as an unsigned 64-bit integer."""
     out = h.setdefault("checks", {})
     for c in checks:
+        # "outer": in the outer (real) frame of an inline frame.
+        frame = gdb.selected_frame()
+        outer = frame
+        while c.get("outer") and outer.type() == gdb.INLINE_FRAME and outer.older():
+            outer = outer.older()
         try:
+            outer.select()
             v = gdb.parse_and_eval("(unsigned long)(%s)" % c["expr"])
             out[c["id"]] = int(v)
         except gdb.error as e:
             out[c["id"]] = "error: %s" % e
+        finally:
+            frame.select()
 
 
 class Ret(gdb.FinishBreakpoint):
@@ -265,6 +310,8 @@ class Site(gdb.Breakpoint):
         else:
             if "novars" not in CFG:
                 h["vars"] = frame_vars(frame, self.line)
+                if h["inline"]:
+                    outer_entry_values(frame, h["vars"])
             run_checks(h, checks)
         # The first hit is the one compared.
         if self.linespec:

@@ -38,6 +38,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -197,38 +198,38 @@ private:
 // Types
 //===----------------------------------------------------------------------===//
 
-ScalarType scalarFromQualType(QualType T, ASTContext &Ctx) {
-  ScalarType S;
+ValueType scalarFromQualType(QualType T, ASTContext &Ctx) {
+  ValueType S;
   S.Text = T.getAsString(Ctx.getPrintingPolicy());
   QualType C = T.getCanonicalType();
   if (const auto *ET = C->getAs<EnumType>())
     C = ET->getDecl()->getIntegerType().getCanonicalType();
   if (C.isNull() || C->isVoidType()) {
-    S.Kind = ScalarType::Void;
+    S.Kind = ValueType::Void;
     return S;
   }
   if (C->isIncompleteType()) {
-    S.Kind = ScalarType::Aggregate;
+    S.Kind = ValueType::Aggregate;
     return S;
   }
   S.Size = Ctx.getTypeSizeInChars(C).getQuantity();
   if (C->isPointerType() || C->isBlockPointerType())
-    S.Kind = ScalarType::Pointer;
+    S.Kind = ValueType::Pointer;
   else if (C->isBooleanType())
-    S.Kind = ScalarType::Bool;
+    S.Kind = ValueType::Bool;
   else if (C->isRealFloatingType())
-    S.Kind = ScalarType::Float;
+    S.Kind = ValueType::Float;
   else if (C->isIntegerType()) {
-    S.Kind = S.Size > 8 ? ScalarType::Int128 : ScalarType::Int;
+    S.Kind = S.Size > 8 ? ValueType::Int128 : ValueType::Int;
     S.Signed = C->isSignedIntegerType();
   } else
-    S.Kind = ScalarType::Aggregate;
+    S.Kind = ValueType::Aggregate;
   return S;
 }
 
 /// Describes T in target-independent terms (Target/TypeLayout.h). This
 /// compile is for BPF, whose `long` and pointers are 8 bytes and whose
-/// struct layout is x86_64's; the probed function was built for ABI, so
+/// `long double` is a double; the probed function was built for ABI, so
 /// sizes come from laying the description out for ABI. Typedef names with
 /// one meaning everywhere (__u32, uint64_t, size_t) are taken by name.
 CTypeDesc describeType(QualType T, const ArchABI &ABI, unsigned Depth = 0) {
@@ -712,7 +713,7 @@ private:
             return false;
           }
           // Sizes and layout of the probed architecture, not BPF's.
-          auto TT = scalarTypeFor(describeType(Q, A), A);
+          auto TT = layoutType(describeType(Q, A), A);
           if (!TT) {
             error(Loc.at(Arg.Type.Range.Begin),
                   "cannot lay out '" + Arg.Type.Text + "' for " + A.Name +
@@ -730,9 +731,9 @@ private:
         In.Type = scalarFromQualType(P->getType(), Ctx);
         // The parameter's C type means the probed architecture's type
         // ('long' is 4 bytes on i386), unless it has no such meaning.
-        if (In.Type.Kind == ScalarType::Int ||
-            In.Type.Kind == ScalarType::Pointer) {
-          if (auto TT = scalarTypeFor(describeType(P->getType(), A), A)) {
+        if (In.Type.Kind == ValueType::Int ||
+            In.Type.Kind == ValueType::Pointer) {
+          if (auto TT = layoutType(describeType(P->getType(), A), A)) {
             TT->Text = In.Type.Text;
             In.Type = std::move(*TT);
           } else {
@@ -746,7 +747,7 @@ private:
   }
 
   /// Looks up `struct tag`, `union tag`, `enum tag` or a typedef name.
-  QualType lookupType(const CTypeSpec &T) {
+  QualType lookupType(const CTypeSyntax &T) {
     ASTContext &Ctx = CI.getASTContext();
     StringRef Tag, Name;
     for (size_t I = 0; I < T.Words.size(); ++I) {
@@ -887,9 +888,10 @@ private:
   }
 
   /// The copy of an aggregate has the probed architecture's layout; the
-  /// body reads it with BPF's (x86_64's). A pointee type whose layout
-  /// differs would read the wrong bytes: refuse it. `void` and `char`
-  /// pointees are the author's to interpret.
+  /// body reads it with BPF's, which is this compile's: Clang's record
+  /// layout for the BPF target. A pointee type whose layout differs would
+  /// read the wrong bytes: refuse it. `void` and `char` pointees are the
+  /// author's to interpret.
   std::string layoutMismatch(QualType Pointee, unsigned CopySize,
                              StringRef ArchName, StringRef Par) {
     ASTContext &Ctx = CI.getASTContext();
@@ -906,30 +908,82 @@ private:
               " layout yourself")
           .str();
     const ArchABI *Probed = lookupArch(ArchName);
-    const ArchABI *BPF = lookupArch("x86_64");
-    if (!Probed || !BPF || Probed == BPF)
+    if (!Probed)
       return "";
     auto L1 = layoutType(describeType(C, *Probed), *Probed);
-    auto L2 = layoutType(describeType(C, *BPF), *BPF);
-    if (!L1 || !L2) {
-      std::string Why = !L1 ? toString(L1.takeError()) : "";
-      if (!L2)
-        Why += (Why.empty() ? "" : "; ") + toString(L2.takeError());
+    std::vector<LayoutLeaf> L2;
+    std::string Why = L1 ? bpfLeaves(C, 0, L2, 0) : toString(L1.takeError());
+    if (!Why.empty())
       return (Par + " points at '" + T + "', whose " + ArchName +
               " layout cannot be compared with BPF's (" + Why +
               "); take it as 'const void *'")
           .str();
-    }
-    bool Same = L1->Leaves.size() == L2->Leaves.size();
-    for (size_t I = 0; Same && I < L1->Leaves.size(); ++I)
-      Same = L1->Leaves[I].Offset == L2->Leaves[I].Offset &&
-             L1->Leaves[I].Size == L2->Leaves[I].Size;
+    bool Same = L1->Leaves.size() == L2.size();
+    for (size_t I = 0; Same && I < L2.size(); ++I)
+      Same = L1->Leaves[I].Offset == L2[I].Offset &&
+             L1->Leaves[I].Size == L2[I].Size;
     if (Same)
       return "";
     return (Par + " points at '" + T + "', whose members lie at other "
-            "offsets in the " + ArchName + " layout than in BPF's; take it "
-            "as 'const void *' and read the " + ArchName + " layout yourself")
+            "offsets or have other sizes in the " + ArchName + " layout than "
+            "in BPF's; take it as 'const void *' and read the " + ArchName +
+            " layout yourself")
         .str();
+  }
+
+  /// The scalar leaves of T as this compile (for BPF) lays it out, at
+  /// Base, in the order layoutType() gives the probed architecture's:
+  /// members in order, each structure's or union's leaves sorted by
+  /// offset. Why not, or "".
+  std::string bpfLeaves(QualType T, uint64_t Base,
+                        std::vector<LayoutLeaf> &Out, unsigned Depth) {
+    ASTContext &Ctx = CI.getASTContext();
+    if (Depth > 32)
+      return "type nested too deeply";
+    QualType C = T.getCanonicalType();
+    if (const auto *AT = Ctx.getAsConstantArrayType(C)) {
+      uint64_t N = AT->getSize().getZExtValue();
+      uint64_t ESize = Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+      std::vector<LayoutLeaf> E;
+      if (std::string Why = bpfLeaves(AT->getElementType(), 0, E, Depth + 1);
+          !Why.empty())
+        return Why;
+      for (uint64_t I = 0; I < N && Out.size() < 4096; ++I)
+        for (const LayoutLeaf &L : E)
+          Out.push_back({unsigned(Base + L.Offset + I * ESize), L.Size,
+                         L.IsFloat, L.InUnion, false});
+      return "";
+    }
+    if (const auto *RT = C->getAs<RecordType>()) {
+      const RecordDecl *RD = RT->getDecl()->getDefinition();
+      if (!RD)
+        return "'" + C.getAsString() + "' is incomplete";
+      const ASTRecordLayout &RL = Ctx.getASTRecordLayout(RD);
+      std::vector<LayoutLeaf> Own;
+      for (const FieldDecl *F : RD->fields()) {
+        if (F->isBitField())
+          return "bit-field '" + F->getNameAsString() + "'";
+        uint64_t Off = RL.getFieldOffset(F->getFieldIndex()) / 8;
+        if (std::string Why = bpfLeaves(F->getType(), Off, Own, Depth + 1);
+            !Why.empty())
+          return Why;
+      }
+      std::stable_sort(Own.begin(), Own.end(),
+                       [](const LayoutLeaf &A, const LayoutLeaf &B) {
+                         return A.Offset < B.Offset;
+                       });
+      for (LayoutLeaf &L : Own) {
+        L.Offset += Base;
+        Out.push_back(L);
+      }
+      return "";
+    }
+    if (C->isIncompleteType() || C->isVoidType())
+      return "'" + C.getAsString() + "' has no size";
+    Out.push_back({unsigned(Base),
+                   unsigned(Ctx.getTypeSizeInChars(C).getQuantity()),
+                   C->isRealFloatingType(), false, false});
+    return "";
   }
 
   /// Each body parameter must be able to hold the value bound to it.
@@ -941,13 +995,14 @@ private:
       const ProbeArg &Arg = Spec.Args[I];
       const ValueType &V = Plan.Args[I].Type;
       ParmVarDecl *P = FD->getParamDecl(I + 1);
-      ScalarType PT = scalarFromQualType(P->getType(), Ctx);
-      std::string Val = "'" + Arg.Text + "' (" + V.kprobeTypeName() + ")";
+      ValueType PT = scalarFromQualType(P->getType(), Ctx);
+      std::string Val = "'" + Arg.Text + "' (" +
+                        kprobeTypeName(V, Plan.Args[I].UserString) + ")";
       std::string Par = "parameter '" + P->getName().str() + "' of type '" +
                         PT.Text + "'";
       std::string Problem;
       if (V.Kind == ValueType::Aggregate) {
-        if (PT.Kind != ScalarType::Pointer)
+        if (PT.Kind != ValueType::Pointer)
           Problem = Par + " cannot receive " + Val +
                     " by value; declare it as 'const " + Plan.Args[I].CType +
                     " *': the prologue copies the value to the BPF stack "
@@ -956,19 +1011,25 @@ private:
           Problem = layoutMismatch(P->getType()->getPointeeType(), V.Size,
                                    Plan.Arch, Par);
       } else if (V.Kind == ValueType::String) {
-        if (PT.Kind != ScalarType::Pointer)
+        if (PT.Kind != ValueType::Pointer)
           Problem = Par + " cannot receive the string " + Val +
                     "; declare it 'const char *': it will point at a copy";
-      } else if (PT.Kind != ScalarType::Int && PT.Kind != ScalarType::Bool &&
-          PT.Kind != ScalarType::Pointer)
+      } else if (V.Kind == ValueType::Float) {
+        // BPF has no floating-point registers: the body gets the bits.
+        if (PT.Kind != ValueType::Int || PT.Size < V.Size)
+          Problem = Par + " cannot receive " + Val + "; declare it '" +
+                    (V.Size == 4 ? "__u32" : "__u64") +
+                    "': it receives the value's IEEE bits";
+      } else if (PT.Kind != ValueType::Int && PT.Kind != ValueType::Bool &&
+          PT.Kind != ValueType::Pointer)
         Problem = Par + " cannot receive " + Val +
                   "; use an integer or pointer type";
-      else if (PT.Kind == ScalarType::Pointer && V.Kind == ValueType::Int)
+      else if (PT.Kind == ValueType::Pointer && V.Kind == ValueType::Int)
         Problem = Par + " is a pointer but " + Val +
                   " is an integer; declare it as an integer type";
-      else if (PT.Kind == ScalarType::Bool && V.Kind != ValueType::Bool)
+      else if (PT.Kind == ValueType::Bool && V.Kind != ValueType::Bool)
         Problem = Par + " is _Bool and would lose the bits of " + Val;
-      else if (PT.Kind != ScalarType::Bool && PT.Size < V.Size)
+      else if (PT.Kind != ValueType::Bool && PT.Size < V.Size)
         Problem = Par + " (" + std::to_string(PT.Size) +
                   " bytes) is too narrow for " + Val + " (" +
                   std::to_string(V.Size) + " bytes)";

@@ -394,7 +394,7 @@ private:
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
       Fault = nullptr;
-      Value *V = convert(eval(*A.Expr), A.Type, i64(), A.Name);
+      Value *V = convert(eval(*A.Expr), A.Type, A.UserString, i64(), A.Name);
       B.CreateStore(V, entryWord(I + 1));
       if (Fault)
         Faults = B.CreateOr(Faults, B.CreateShl(B.CreateZExt(Fault, i64()), I));
@@ -503,10 +503,11 @@ private:
                              nullptr, A.Name + ".str");
         Buf->setAlignment(Align(8));
       }
-      copyCountedString(Buf, V, eval(*A.Length), A.Type);
+      copyCountedString(Buf, V, eval(*A.Length), A.Type, A.UserString);
       return Buf;
     }
-    Value *Arg = convert(V, A.Type, Body.getArg(I + 1)->getType(), A.Name);
+    Value *Arg = convert(V, A.Type, A.UserString,
+                         Body.getArg(I + 1)->getType(), A.Name);
     if (auto *Inst = dyn_cast<Instruction>(Arg); Inst && !Inst->hasName())
       Inst->setName(A.Name);
     return Arg;
@@ -874,8 +875,9 @@ private:
   /// overlap (x86_64: user addresses have the top bit clear), an address in
   /// the user half is read from user memory, so do_sys_openat2's
   /// `filename` shows the path. `:ustring` always reads user memory.
-  Value *copyString(Value *Dst, Value *Addr, const ValueType &T) {
-    bool User = Site.Space == AddrSpace::User || T.UserString;
+  Value *copyString(Value *Dst, Value *Addr, const ValueType &T,
+                    bool UserString) {
+    bool User = Site.Space == AddrSpace::User || UserString;
     // The helper writes at least the NUL, and zeroes Dst on a fault.
     Value *Ptr = B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx));
     auto Copy = [&](bool FromUser) {
@@ -908,11 +910,11 @@ private:
   /// at most Size - 1 of them, NUL-terminated: Dst is zeroed first, so the
   /// bytes after the copy (and all of them if the read faults) are NUL.
   Value *copyCountedString(Value *Dst, Value *Addr, Value *Len,
-                           const ValueType &T) {
+                           const ValueType &T, bool UserString) {
     B.CreateMemSet(Dst, B.getInt8(0), T.Size, MaybeAlign(1));
     Value *Max = B.getInt64(T.Size - 1);
     Value *N = B.CreateSelect(B.CreateICmpUGT(Len, Max), Max, Len);
-    bool User = Site.Space == AddrSpace::User || T.UserString;
+    bool User = Site.Space == AddrSpace::User || UserString;
     Value *Ptr = B.CreateIntToPtr(Addr, PointerType::getUnqual(Ctx));
     return callHelper(User ? HelperProbeReadUser : HelperProbeReadKernel,
                       i64(), {Dst, B.CreateTrunc(N, B.getInt32Ty()), Ptr});
@@ -1058,7 +1060,7 @@ private:
       if (A.Type.Kind == ValueType::String || A.Type.Kind == ValueType::Aggregate)
         continue;
       Fault = nullptr;
-      Value *X = convert(eval(*A.Expr), A.Type, i64(), A.Name);
+      Value *X = convert(eval(*A.Expr), A.Type, A.UserString, i64(), A.Name);
       V = V ? B.CreateSelect(B.CreateICmpEQ(Which, B.getInt64(I)), X, V) : X;
     }
     RegCache.clear();
@@ -1145,16 +1147,17 @@ private:
         Value *Len = eval(*A.Length);
         ValueType T = A.Type;
         T.Size = std::min<unsigned>(T.Size, BPFPROBE_RECORD_STR_LEN);
-        noteFault(copyCountedString(At(Off), V, Len, T));
+        noteFault(copyCountedString(At(Off), V, Len, T, A.UserString));
         // The whole length beside the bytes (metadata.h): a reader tells
         // a truncated string by it.
         B.CreateStore(Len, At(Off + BPFPROBE_RECORD_STR_LEN));
         Off += BPFPROBE_RECORD_COUNTED_STR_LEN;
       } else if (A.Type.Kind == ValueType::String) {
-        noteFault(copyString(At(Off), V, A.Type));
+        noteFault(copyString(At(Off), V, A.Type, A.UserString));
         Off += BPFPROBE_RECORD_STR_LEN;
       } else {
-        B.CreateStore(convert(V, A.Type, i64(), A.Name), At(Off));
+        B.CreateStore(convert(V, A.Type, A.UserString, i64(), A.Name),
+                      At(Off));
         Off += 8;
       }
       if (Fault && I < BPFPROBE_RECORD_MAX_ARGS)
@@ -1179,7 +1182,8 @@ private:
   /// Narrows the 64-bit value to its type, then extends it per the type's
   /// signedness to the body parameter's IR type. Strings are copied to the
   /// stack and passed by address.
-  Value *convert(Value *V, const ValueType &T, Type *ParamTy, StringRef Name) {
+  Value *convert(Value *V, const ValueType &T, bool UserString, Type *ParamTy,
+                 StringRef Name) {
     if (T.Kind == ValueType::String) {
       AllocaInst *Buf;
       {
@@ -1190,7 +1194,7 @@ private:
                              Name + ".str");
         Buf->setAlignment(Align(8));
       }
-      copyString(Buf, V, T);
+      copyString(Buf, V, T, UserString);
       return Buf;
     }
     V = B.CreateTrunc(V, B.getIntNTy(T.Size * 8));

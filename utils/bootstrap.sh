@@ -50,7 +50,8 @@ fi
 say "building bpfprobe with LLVM $ver in $build"
 cmake -S "$top" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DBPFPROBE_LLVM_VERSION="$ver" \
-  -DBPFPROBE_SANITIZE="${BPFPROBE_SANITIZE:-}" >/dev/null
+  -DBPFPROBE_SANITIZE="${BPFPROBE_SANITIZE:-}" \
+  -DBPFPROBE_CHECK_ERRORS="${BPFPROBE_CHECK_ERRORS:-OFF}" >/dev/null
 ninja -C "$build" -j2
 
 case "$cmd" in

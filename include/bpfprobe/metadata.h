@@ -95,7 +95,8 @@ struct bpfprobe_kernel_arch {
  * Default-body probes (BPF_PROBE_RECORD) send one record per hit to the
  * ring buffer map named BPFPROBE_RECORDS_MAP: a header, then one slot per
  * argument in order. Integer, bool and pointer arguments take 8 bytes (the
- * value sign- or zero-extended to 64 bits per its type); string arguments
+ * value sign- or zero-extended to 64 bits per its type), floating-point
+ * ones ("f32", "f64") 8 bytes holding their IEEE bits zero-extended; string arguments
  * take BPFPROBE_RECORD_STR_LEN bytes, NUL-terminated.
  */
 #define BPFPROBE_RECORDS_MAP "bpfprobe_records"

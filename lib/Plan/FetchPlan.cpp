@@ -353,6 +353,9 @@ bool isKprobeRepresentable(const SitePlan &Site) {
     // A pointer-and-length string has no kprobe_events form.
     if (A.Length)
       return false;
+    // kprobe_events has no floating-point type.
+    if (A.Type.Kind == ValueType::Float)
+      return false;
     // A string is read at its address: "+0(addr):string".
     if (A.Type.Kind == ValueType::String) {
       const FetchExpr *Base = A.Expr.get();
@@ -364,18 +367,22 @@ bool isKprobeRepresentable(const SitePlan &Site) {
   });
 }
 
-std::string ValueType::kprobeTypeName() const {
-  switch (Kind) {
-  case String:
+std::string kprobeTypeName(const ValueType &T, bool UserString) {
+  switch (T.Kind) {
+  case ValueType::String:
     return UserString ? "ustring" : "string";
-  case Pointer:
-    return "x" + std::to_string(Size * 8);
-  case Bool:
-    return "u" + std::to_string(Size * 8);
-  case Int:
-    return (Signed ? "s" : "u") + std::to_string(Size * 8);
-  case Aggregate:
-    return "x8[" + std::to_string(Size) + "]";
+  case ValueType::Pointer:
+    return "x" + std::to_string(T.Size * 8);
+  case ValueType::Bool:
+    return "u" + std::to_string(T.Size * 8);
+  case ValueType::Int:
+    return (T.Signed ? "s" : "u") + std::to_string(T.Size * 8);
+  case ValueType::Aggregate:
+    return "x8[" + std::to_string(T.Size) + "]";
+  case ValueType::Float:
+    return "f" + std::to_string(T.Size * 8);
+  default: // not in plans (validateArg)
+    break;
   }
   return "u64";
 }
@@ -387,6 +394,7 @@ ArgPlan ArgPlan::clone() const {
   A.CType = CType;
   A.Expr = Expr ? Expr->clone() : nullptr;
   A.Type = Type;
+  A.UserString = UserString;
   A.Length = Length ? Length->clone() : nullptr;
   return A;
 }
@@ -546,17 +554,18 @@ static std::string formatAddr(const FetchExpr &E, const ArchABI &ABI,
 }
 
 std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
-                           const ArchABI &ABI, AddrSpace Space) {
+                           bool UserString, const ArchABI &ABI,
+                           AddrSpace Space) {
   // A string's expression is its address; kprobe_events reads the string
   // at the address of its last dereference, so `+0(%di):string` is the
   // string %di points to (perf probe prints the same).
   if (T.Kind == ValueType::String)
-    return formatAddr(E, ABI, Space) + ":" + T.kprobeTypeName();
+    return formatAddr(E, ABI, Space) + ":" + kprobeTypeName(T, UserString);
   // A conversion to at least the argument's width changes nothing the
   // type suffix does not already say.
   if (E.Kind == FetchExpr::Bitfield && E.BitOffset == 0 &&
       E.BitSize >= T.Size * 8 && T.Kind != ValueType::Aggregate)
-    return formatFetchArg(*E.Operand, T, ABI, Space);
+    return formatFetchArg(*E.Operand, T, UserString, ABI, Space);
   if (E.Kind == FetchExpr::Bitfield && E.isKprobeRepresentable())
     return (E.Operand->Kind == FetchExpr::Deref
                 ? formatAddr(*E.Operand->Operand, ABI, Space)
@@ -566,8 +575,9 @@ std::string formatFetchArg(const FetchExpr &E, const ValueType &T,
            "/" + std::to_string(E.Size * 8);
   // The type suffix says how wide the final read is.
   if (E.Kind == FetchExpr::Deref)
-    return formatAddr(*E.Operand, ABI, Space) + ":" + T.kprobeTypeName();
-  return formatValue(E, ABI, Space) + ":" + T.kprobeTypeName();
+    return formatAddr(*E.Operand, ABI, Space) + ":" +
+           kprobeTypeName(T, UserString);
+  return formatValue(E, ABI, Space) + ":" + kprobeTypeName(T, UserString);
 }
 
 static bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
@@ -657,14 +667,14 @@ std::string formatKprobeEvent(const SitePlan &Site, const ArchABI &ABI) {
     S += ' ';
     S += Name;
     S += '=';
-    S += formatFetchArg(*A.Expr, A.Type, ABI, Site.Space);
+    S += formatFetchArg(*A.Expr, A.Type, A.UserString, ABI, Site.Space);
     if (A.Length) {
       // Extended notation: a pointer-and-length string, its length in
       // brackets ("+0(+8(%di)):string[+0(%di):u64]").
       ValueType LT;
       LT.Kind = ValueType::Int;
       LT.Size = 8;
-      S += "[" + formatFetchArg(*A.Length, LT, ABI, Site.Space) + "]";
+      S += "[" + formatFetchArg(*A.Length, LT, false, ABI, Site.Space) + "]";
     }
   }
   return S;
@@ -838,6 +848,11 @@ static Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
     if (T.Size != 1 && T.Size != 2 && T.Size != 4 && T.Size != 8)
       return Fail("a " + Twine(T.Size) +
                   "-byte scalar (expected 1, 2, 4 or 8 bytes)");
+    break;
+  case ValueType::Float:
+    if (T.Size != 4 && T.Size != 8)
+      return Fail("a " + Twine(T.Size) +
+                  "-byte floating-point value (expected 4 or 8 bytes)");
     break;
   case ValueType::String:
   case ValueType::Aggregate:
@@ -1172,7 +1187,7 @@ std::string serializePlan(const SitePlan &Site) {
     V += '\t';
     V += std::to_string(int(A.Type.Kind)) + " " + std::to_string(A.Type.Size) +
          " " + std::to_string(A.Type.Signed) + " " +
-         std::to_string(A.Type.UserString);
+         std::to_string(A.UserString);
     V += '\t';
     writeExpr(*A.Expr, V);
     if (A.Length) {
@@ -1214,14 +1229,14 @@ Expected<SitePlan> parsePlan(StringRef Text) {
       F[3].split(T, ' ');
       unsigned Kind, Size, Signed, User;
       if (T.size() != 4 || T[0].getAsInteger(10, Kind) ||
-          Kind > unsigned(ValueType::Aggregate) ||
+          Kind > unsigned(ValueType::Float) ||
           T[1].getAsInteger(10, Size) || T[2].getAsInteger(10, Signed) ||
           T[3].getAsInteger(10, User))
         return Fail("bad argument type");
       A.Type.Kind = ValueType::KindTy(Kind);
       A.Type.Size = Size;
       A.Type.Signed = Signed;
-      A.Type.UserString = User;
+      A.UserString = User;
       ExprReader R(F[4]);
       auto E = R.read();
       if (!E)

@@ -20,6 +20,8 @@
 #ifndef BPFPROBE_PLAN_FETCHPLAN_H
 #define BPFPROBE_PLAN_FETCHPLAN_H
 
+#include "Target/ValueType.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -150,25 +152,11 @@ bool coreAccessIsWellFormed(llvm::StringRef Core);
 /// notation ("plus", "shra", "lt_s"); "" for an unknown one.
 llvm::StringRef fetchOpName(FetchExpr::OpTy Op);
 
-/// How the fetched bits are interpreted.
-struct ValueType {
-  enum KindTy {
-    Int,     ///< integer or enum; Signed says how to extend
-    Bool,    ///< _Bool: non-zero is true
-    Pointer, ///< an address (printed as hex)
-    String,  ///< NUL-terminated string at the fetched address (bounded copy)
-    Aggregate, ///< Size bytes copied to the BPF stack; the body gets a pointer
-  };
-  KindTy Kind = Int;
-  unsigned Size = 8; ///< bytes of the value (for String: max bytes copied)
-  bool Signed = false;
-  /// For String: read user memory (":ustring") even in a kprobe.
-  bool UserString = false;
-
-  /// kprobe_events type suffix: "s32", "u8", "x64", "string", "ustring",
-  /// "x8[12]" (an aggregate, as a byte array).
-  std::string kprobeTypeName() const;
-};
+/// kprobe_events type suffix of a fetched value of type T: "s32", "u8",
+/// "x64", "string" ("ustring" when UserString), "x8[12]" (an aggregate, as
+/// a byte array); "f32" and "f64" for floats, which kprobe_events has no
+/// type for (the extended notation).
+std::string kprobeTypeName(const ValueType &T, bool UserString);
 
 /// The plan for one argument.
 struct ArgPlan {
@@ -176,7 +164,11 @@ struct ArgPlan {
   std::string Text;  ///< the argument as written in the annotation
   std::string CType; ///< the C type, when known ("long long", "char *")
   std::unique_ptr<FetchExpr> Expr;
+  /// How the fetched bits are interpreted: Kind, Size and Signed (a kind
+  /// from Int to Aggregate; plans carry no Leaves, Align or Text).
   ValueType Type;
+  /// For a String: read user memory (":ustring") even in a kprobe.
+  bool UserString = false;
   /// String only, optional: a string that is a pointer and a length (a
   /// std::string, std::string_view, Rust &str or String), not
   /// NUL-terminated. Expr is the pointer, Length the byte count;
@@ -244,7 +236,8 @@ struct SitePlan {
 /// notation of docs/how-it-works.md: "(%di & \255):u64",
 /// "(%di <s %si ? %di : %si):s64".
 std::string formatFetchArg(const FetchExpr &Expr, const ValueType &T,
-                           const ArchABI &ABI, AddrSpace Space);
+                           bool UserString, const ArchABI &ABI,
+                           AddrSpace Space);
 
 /// The name kprobe_events (and perf probe -D) gives argument number Pos
 /// (from 1) written as Text: an identifier as it is; a member chain its

@@ -62,12 +62,13 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
     // A pointer-and-length string records its length beside its bytes.
     if (A.Length && A.Type.Kind == ValueType::String)
       OS << '\t'
-         << (A.Type.UserString ? BPFPROBE_TYPE_COUNTED_USTRING
-                               : BPFPROBE_TYPE_COUNTED_STRING)
+         << (A.UserString ? BPFPROBE_TYPE_COUNTED_USTRING
+                          : BPFPROBE_TYPE_COUNTED_STRING)
          << '\t';
     else
-      OS << '\t' << A.Type.kprobeTypeName() << '\t';
-    writeEscapedValue(OS, formatFetchArg(*A.Expr, A.Type, ABI, Site.Space));
+      OS << '\t' << kprobeTypeName(A.Type, A.UserString) << '\t';
+    writeEscapedValue(OS, formatFetchArg(*A.Expr, A.Type, A.UserString, ABI,
+                                         Site.Space));
     OS << '\t';
     writeEscapedValue(OS, A.Text);
     OS << '\n';

@@ -136,7 +136,7 @@ private:
     return Id;
   }
   std::string typeName(uint32_t Id) const;
-  Expected<ScalarType> scalarOf(uint32_t Id, TextRange R) const;
+  Expected<ValueType> scalarOf(uint32_t Id, TextRange R) const;
   Expected<Val> eval(const SpecExpr &E);
   Expected<std::unique_ptr<FetchExpr>> load(Val V, const SpecExpr &E);
   /// One member on the way from a structure to a named member: the
@@ -204,36 +204,36 @@ std::string BtfWalk::typeName(uint32_t Id) const {
 }
 
 /// The calling convention's view of a BTF type.
-Expected<ScalarType> BtfWalk::scalarOf(uint32_t Id, TextRange R) const {
-  ScalarType S;
+Expected<ValueType> BtfWalk::scalarOf(uint32_t Id, TextRange R) const {
+  ValueType S;
   S.Text = typeName(Id);
   const struct btf_type *Ty = type(strip(Id));
   if (!Ty) {
-    S.Kind = ScalarType::Void;
+    S.Kind = ValueType::Void;
     return S;
   }
   switch (btf_kind(Ty)) {
   case BTF_KIND_INT: {
     uint32_t Enc = btf_int_encoding(Ty);
-    S.Kind = (Enc & BTF_INT_BOOL) ? ScalarType::Bool
-             : Ty->size > 8       ? ScalarType::Int128
-                                  : ScalarType::Int;
+    S.Kind = (Enc & BTF_INT_BOOL) ? ValueType::Bool
+             : Ty->size > 8       ? ValueType::Int128
+                                  : ValueType::Int;
     S.Size = Ty->size;
     S.Signed = Enc & BTF_INT_SIGNED;
     return S;
   }
   case BTF_KIND_PTR:
-    S.Kind = ScalarType::Pointer;
+    S.Kind = ValueType::Pointer;
     S.Size = ABI.PointerSize;
     return S;
   case BTF_KIND_ENUM:
   case BTF_KIND_ENUM64:
-    S.Kind = ScalarType::Int;
+    S.Kind = ValueType::Int;
     S.Size = Ty->size;
     S.Signed = btf_kflag(Ty);
     return S;
   case BTF_KIND_FLOAT:
-    S.Kind = ScalarType::Float;
+    S.Kind = ValueType::Float;
     S.Size = Ty->size;
     return S;
   default:
@@ -466,7 +466,7 @@ Expected<Val> BtfWalk::eval(const SpecExpr &E) {
     auto S = scalarOf(Proto->type, E.Range);
     if (!S)
       return S.takeError();
-    if (S->Kind == ScalarType::Void)
+    if (S->Kind == ValueType::Void)
       return errorAt(E.Range, "'" + Spec.Place.Symbol + "' returns void");
     if (isTrampolineProbe(Spec.Kind)) {
       if (S->Size > 8)
@@ -646,13 +646,12 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
   auto V = eval(E);
   if (!V)
     return V.takeError();
-  const std::optional<FetchTypeSpec> &FT = Arg.FetchType;
+  const std::optional<ValueType> &FT = Arg.FetchType;
   uint32_t S = strip(V->Type);
   const struct btf_type *Ty = type(S);
   P.CType = typeName(V->Type);
 
-  if (FT && (FT->Kind == FetchTypeSpec::String ||
-             FT->Kind == FetchTypeSpec::UString)) {
+  if (FT && FT->Kind == ValueType::String) {
     std::unique_ptr<FetchExpr> Addr;
     auto IsByte = [&](uint32_t Id) {
       const struct btf_type *ET = type(strip(Id));
@@ -666,14 +665,15 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
         return L.takeError();
       Addr = std::move(*L);
     } else {
-      return errorAt(FT->Range, "':" + FT->name() + "' needs a pointer to "
-                                "char or a char array; '" + text(E.Range) +
-                                "' is a '" + P.CType + "'");
+      return errorAt(Arg.FetchTypeRange,
+                     "':" + FT->Text + "' needs a pointer to char or a "
+                     "char array; '" + text(E.Range) + "' is a '" +
+                         P.CType + "'");
     }
     P.Expr = std::move(Addr);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
-    P.Type.UserString = FT->Kind == FetchTypeSpec::UString;
+    P.UserString = Arg.FetchUserString;
     return std::move(P);
   }
 
@@ -681,10 +681,11 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
                           btf_is_array(Ty));
   if (Aggregate) {
     if (FT)
-      return errorAt(FT->Range, "'" + text(E.Range) + "' is a '" + P.CType +
-                                    "', not a scalar: fetch one of its "
-                                    "members or elements, or leave out ':" +
-                                    FT->name() + "' to copy it whole");
+      return errorAt(Arg.FetchTypeRange,
+                     "'" + text(E.Range) + "' is a '" + P.CType +
+                         "', not a scalar: fetch one of its members or "
+                         "elements, or leave out ':" + FT->Text +
+                         "' to copy it whole");
     if (!V->Addr)
       return errorAt(E.Range, "'" + text(E.Range) + "' is not in memory");
     int64_t Size = btf__resolve_size(T, S);
@@ -702,12 +703,10 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
 
   ValueType VT;
   if (FT) {
-    ScalarType ST = scalarTypeForFetchType(*FT, ABI);
-    VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
-                                             : ValueType::Int;
-    VT.Size = ST.Size;
-    VT.Signed = ST.Signed;
-    P.CType = FT->name();
+    VT.Kind = FT->Kind; // Int, or Pointer for hex
+    VT.Size = FT->Size;
+    VT.Signed = FT->Signed;
+    P.CType = FT->Text;
   } else if (!Ty) {
     if (E.Kind != SpecExpr::Reg)
       return errorAt(E.Range, "'" + text(E.Range) + "' has no type (void); "
@@ -718,7 +717,7 @@ Expected<ArgPlan> BtfWalk::arg(const ProbeArg &Arg) {
     auto Sc = scalarOf(V->Type, E.Range);
     if (!Sc)
       return Sc.takeError();
-    auto X = valueTypeFor(*Sc, ABI, E.Range);
+    auto X = fetchedType(*Sc, ABI, E.Range);
     if (!X)
       return X.takeError();
     VT = *X;
@@ -765,7 +764,7 @@ Error BtfWalk::findFunction() {
   if (!Proto || !btf_is_func_proto(Proto))
     return errorAt(Spec.Place.SymbolRange,
                    "BTF describes '" + Fn + "' without a prototype");
-  std::vector<ScalarType> Types;
+  std::vector<ValueType> Types;
   const struct btf_param *Par = btf_params(Proto);
   unsigned N = btf_vlen(Proto);
   bool NeedLocations = false;

@@ -117,9 +117,21 @@ struct LocationContext {
   bool EntryProgram = false;
 };
 
+/// A location no debugger reads (DW_OP_deref_size wider than an address,
+/// which DWARF 5 section 2.5.1.3 does not allow: clang describes a spilled
+/// %xmm register so, and gdb 13 says "That operation is not available on
+/// integers of more than 8 bytes"). The value has no location gdb can show
+/// at that address, as if it had none.
+class UnreadableLocationError
+    : public llvm::ErrorInfo<UnreadableLocationError, llvm::StringError> {
+public:
+  static char ID;
+  using ErrorInfo::ErrorInfo;
+};
+
 /// Evaluates one DWARF location expression at Ctx.PC. Errors are plain
 /// messages ("DW_OP_entry_value is not representable ...") that the caller
-/// puts in context.
+/// puts in context, or an UnreadableLocationError.
 llvm::Expected<Located> evaluateLocation(llvm::ArrayRef<uint8_t> Expr,
                                          const LocationContext &Ctx,
                                          unsigned Depth = 0);

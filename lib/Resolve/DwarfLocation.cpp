@@ -36,6 +36,8 @@ using namespace llvm;
 
 namespace bpfprobe {
 
+char UnreadableLocationError::ID = 0;
+
 static std::string opName(uint8_t Op) {
   StringRef N = dwarf::OperationEncodingString(Op);
   return N.empty() ? "DW_OP_0x" + utohexstr(Op) : N.str();
@@ -949,6 +951,12 @@ Error LocationEvaluator::memoryOp(const DecodedOp &D, EvalState &S,
       return T.takeError();
     unsigned Size =
         Code == dwarf::DW_OP_deref ? Ctx.AddrSize : D.raw(0);
+    if (Code == dwarf::DW_OP_deref_size && Size > Ctx.AddrSize)
+      return make_error<UnreadableLocationError>(
+          opName(Code) + " of " + Twine(Size) +
+              " bytes, wider than an address (DWARF does not allow it; gdb "
+              "cannot read it either)",
+          inconvertibleErrorCode());
     if (Size != 1 && Size != 2 && Size != 4 && Size != 8)
       return fail(opName(Code) + " of " + Twine(Size) + " bytes");
     StackValue V = generic(FetchExpr::deref(std::move(T->E), Size));

@@ -44,7 +44,8 @@ namespace bpfprobe {
 namespace {
 
 /// A value with no location at one site (its copy of an inlined function
-/// dropped it): other sites of the probe may still have it.
+/// dropped it), or a local name that site's scope does not have: other
+/// sites of the probe may still have it.
 class NotHereError : public ErrorInfo<NotHereError, ResolveError> {
 public:
   static char ID;
@@ -169,15 +170,15 @@ void collectLeaves(DWARFDie T, unsigned Base, unsigned PointerSize,
   }
 }
 
-/// A DWARF type as calling conventions see it (Resolver.h's ScalarType),
+/// A DWARF type as calling conventions see it (Resolver.h's ValueType),
 /// so that the DWARF resolver asks the same questions of the one
 /// implementation of $retval as the calling-convention resolver.
-ScalarType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
-  ScalarType S;
+ValueType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
+  ValueType S;
   S.Text = typeName(Type);
   DWARFDie T = stripTypedefs(Type);
   if (!T) {
-    S.Kind = ScalarType::Void;
+    S.Kind = ValueType::Void;
     return S;
   }
   S.Size = typeSize(T, PointerSize).value_or(0);
@@ -185,30 +186,30 @@ ScalarType scalarTypeOfDie(DWARFDie Type, unsigned PointerSize) {
   case dwarf::DW_TAG_pointer_type:
   case dwarf::DW_TAG_reference_type:
   case dwarf::DW_TAG_rvalue_reference_type:
-    S.Kind = ScalarType::Pointer;
+    S.Kind = ValueType::Pointer;
     S.Size = PointerSize;
     return S;
   case dwarf::DW_TAG_enumeration_type:
-    S.Kind = ScalarType::Int;
+    S.Kind = ValueType::Int;
     return S;
   case dwarf::DW_TAG_base_type: {
     auto Enc = dwarf::toUnsigned(T.find(dwarf::DW_AT_encoding)).value_or(0);
     if (Enc == dwarf::DW_ATE_float || Enc == dwarf::DW_ATE_complex_float)
-      S.Kind = ScalarType::Float;
+      S.Kind = ValueType::Float;
     else if (Enc == dwarf::DW_ATE_boolean)
-      S.Kind = ScalarType::Bool;
+      S.Kind = ValueType::Bool;
     else
-      S.Kind = S.Size > 8 ? ScalarType::Int128 : ScalarType::Int;
+      S.Kind = S.Size > 8 ? ValueType::Int128 : ValueType::Int;
     S.Signed = Enc == dwarf::DW_ATE_signed || Enc == dwarf::DW_ATE_signed_char;
     return S;
   }
   default:
     if (isAggregate(T)) {
-      S.Kind = ScalarType::Aggregate;
+      S.Kind = ValueType::Aggregate;
       collectLeaves(T, 0, PointerSize, false, 0, S.Leaves);
       return S;
     }
-    S.Kind = ScalarType::Int;
+    S.Kind = ValueType::Int;
     return S;
   }
 }
@@ -296,6 +297,16 @@ std::optional<uint64_t> entryOf(DWARFDie D) {
   return Low;
 }
 
+/// The out-of-line subprogram whose code holds Address (not an inlined
+/// callee whose code starts there, which getSubroutineForAddress gives):
+/// its declaration line is the base of `f:N`.
+DWARFDie subprogramAt(DWARFUnit *U, uint64_t Address) {
+  SmallVector<DWARFDie, 4> Chain;
+  if (U)
+    U->getInlinedChainForAddress(Address, Chain);
+  return Chain.empty() ? DWARFDie() : Chain.back();
+}
+
 bool sameFile(StringRef Path, StringRef File) {
   return Path == File || Path.ends_with(("/" + File).str());
 }
@@ -310,6 +321,12 @@ struct Site {
   /// function (an inlined subroutine or the subprogram), then the same for
   /// each caller it is inlined into, out to the subprogram.
   std::vector<DWARFDie> Scopes;
+  /// The scopes whose names a local name is looked up in, in order: the
+  /// owner function's blocks and the function (Scopes' first part), then
+  /// the inlined callees whose code is at the address (the frame gdb
+  /// stops in there: a name only they have is theirs), then the
+  /// functions the owner is inlined into.
+  std::vector<DWARFDie> LookupOrder;
   DWARFDie Function;    ///< innermost inlined subroutine or subprogram
   DWARFDie Subprogram;  ///< the concrete subprogram (frame base)
   std::string Where;    ///< "handle+0x4a", for messages
@@ -402,6 +419,33 @@ private:
   Expected<std::pair<Located, DWARFDie>> evalExpr(const Site &S,
                                                   const SpecExpr &E,
                                                   unsigned Depth);
+  // The steps of evalExpr.
+  Expected<std::pair<Located, DWARFDie>> evalArgN(const Site &S,
+                                                  const SpecExpr &E);
+  Expected<std::pair<Located, DWARFDie>> evalRetVal(const Site &S,
+                                                    const SpecExpr &E);
+  Error throughReferences(const Site &S, const SpecExpr &E, Located &Loc,
+                          DWARFDie &Type, DWARFDie &T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalDeref(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+            DWARFDie T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalIndex(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+            DWARFDie T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalMember(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+             DWARFDie T);
+  Expected<std::pair<Located, DWARFDie>>
+  evalMethod(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+             DWARFDie T);
+  Error memberNotFound(const SpecExpr &E, DWARFDie Record, bool Arrow,
+                       StringRef BaseText);
+  Expected<std::pair<Located, DWARFDie>>
+  staticMember(const Site &S, const SpecExpr &E, DWARFDie Record,
+               const MemberInfo &Member);
+  Expected<std::pair<Located, DWARFDie>>
+  memberOf(const Site &S, const SpecExpr &E, Located Loc, DWARFDie Type,
+           const MemberInfo &Member, bool Arrow, StringRef BaseText);
   Expected<std::unique_ptr<FetchExpr>> valueOf(Located L, DWARFDie Type,
                                                const SpecExpr &E);
   Expected<Located> implicitPointee(const Site &S, Located L, int64_t Extra,
@@ -615,8 +659,7 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
     F.Syms.push_back(S);
     F.Ranges.push_back({S.Address, S.Address + std::max<uint64_t>(S.Size, 1)});
     if (!F.Decl)
-      if (DWARFUnit *U = DI.unitAt(S.Address))
-        F.Decl = U->getSubroutineForAddress(S.Address);
+      F.Decl = subprogramAt(DI.unitAt(S.Address), S.Address);
   }
   if (!F.Syms.empty())
     return std::move(F);
@@ -845,21 +888,45 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
   S.Unit->getInlinedChainForAddress(Address, Chain);
   if (Chain.empty())
     return errorAt(R, "no function in the debug info contains " + S.Where);
-  // Names are looked up in the scope of the function the place named (gdb
-  // stops in the caller's frame at a caller's line whose address is an
-  // inlined callee's first instruction): skip the inlined callees that are
-  // not it.
+  // Names are looked up in the scope of the function the place named, or
+  // whose line it named (gdb stops in the caller's frame at a caller's
+  // line whose address is an inlined callee's first instruction): skip the
+  // inlined callees that are not it (their names come after its own).
   size_t First = 0;
   auto NameOf = [](DWARFDie D) {
     const char *N = D.getShortName();
     return StringRef(N ? N : "");
   };
-  if (!Owner.Function.empty()) {
+  std::optional<size_t> Named;
+  if (!Owner.Function.empty())
     for (size_t I = 0; I < Chain.size(); ++I)
       if (NameOf(Chain[I]) == Owner.Function) {
-        First = I;
+        Named = I;
         break;
       }
+  // A line is in the function whose source holds it: of the functions of
+  // the chain written in the line's file (up to the one the place names),
+  // the one declared last at or before the line, C functions being laid
+  // out one after the other. `deflateReset:720` is a line of lm_init,
+  // inlined into deflateReset, and gdb stops in lm_init there; a caller's
+  // line where an inlined callee's code is stays the caller's.
+  std::optional<size_t> Holder;
+  if (Owner.Line) {
+    unsigned HolderLine = 0;
+    for (size_t I = 0; I < Chain.size() && (!Named || I <= *Named); ++I) {
+      unsigned Decl = Chain[I].getDeclLine();
+      std::string F = declFile(Chain[I]);
+      if (Decl && Decl <= Owner.Line && Decl > HolderLine && !F.empty() &&
+          sameFile(F, Owner.File)) {
+        Holder = I;
+        HolderLine = Decl;
+      }
+    }
+  }
+  if (Holder) {
+    First = *Holder;
+  } else if (Named) {
+    First = *Named;
   } else if (Owner.Line) {
     // The line is the caller's when a callee is called from it, or when
     // the callee's source is another file.
@@ -874,6 +941,7 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
       ++First;
     }
   }
+  SmallVector<DWARFDie, 4> Callees(Chain.begin(), Chain.begin() + First);
   Chain.erase(Chain.begin(), Chain.begin() + First);
   S.Function = Chain.front();
   S.Subprogram = Chain.back();
@@ -899,6 +967,15 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
     S.Scopes.insert(S.Scopes.end(), Blocks.rbegin(), Blocks.rend());
     S.Scopes.push_back(Fn);
   }
+  auto OwnEnd = llvm::find(S.Scopes, S.Function) + 1;
+  S.LookupOrder.assign(S.Scopes.begin(), OwnEnd);
+  for (DWARFDie Fn : Callees) {
+    Blocks.clear();
+    Descend(Fn);
+    S.LookupOrder.insert(S.LookupOrder.end(), Blocks.rbegin(), Blocks.rend());
+    S.LookupOrder.push_back(Fn);
+  }
+  S.LookupOrder.insert(S.LookupOrder.end(), OwnEnd, S.Scopes.end());
   if (Chain.size() > 1)
     S.Where += " (inlined " +
                std::string(Chain.front().getShortName()
@@ -1155,28 +1232,35 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
   if (!Locs)
     return errorAt(E.Range, "cannot read the location of '" + Name +
                                 "': " + toString(Locs.takeError()));
-  // Where else it has a location, for the message: merged, the first few.
-  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
-  for (const DWARFLocationExpression &L : *Locs)
-    if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
-        L.Range->LowPC >= S.Sym.Address)
-      Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
-  llvm::sort(Ranges);
-  std::vector<std::pair<uint64_t, uint64_t>> Merged;
-  for (auto R : Ranges) {
-    if (!Merged.empty() && R.first <= Merged.back().second)
-      Merged.back().second = std::max(Merged.back().second, R.second);
-    else
-      Merged.push_back(R);
-  }
-  std::string Available;
-  constexpr size_t ShownRanges = 4;
-  for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
-    Available += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
-                 "..+" + hex(Merged[I].second - S.Sym.Address);
-  if (Merged.size() > ShownRanges)
-    Available += " and " + std::to_string(Merged.size() - ShownRanges) +
-                 " more";
+  // Where else it has a location (that Usable takes), for the message:
+  // merged, the first few.
+  auto AvailableAt =
+      [&](function_ref<bool(const DWARFLocationExpression &)> Usable) {
+        std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+        for (const DWARFLocationExpression &L : *Locs)
+          if (L.Range && !L.Expr.empty() && L.Range->HighPC > L.Range->LowPC &&
+              L.Range->LowPC >= S.Sym.Address && Usable(L))
+            Ranges.push_back({L.Range->LowPC, L.Range->HighPC});
+        llvm::sort(Ranges);
+        std::vector<std::pair<uint64_t, uint64_t>> Merged;
+        for (auto R : Ranges) {
+          if (!Merged.empty() && R.first <= Merged.back().second)
+            Merged.back().second = std::max(Merged.back().second, R.second);
+          else
+            Merged.push_back(R);
+        }
+        std::string Text;
+        constexpr size_t ShownRanges = 4;
+        for (size_t I = 0; I < Merged.size() && I < ShownRanges; ++I)
+          Text += (I ? ", +" : "+") + hex(Merged[I].first - S.Sym.Address) +
+                  "..+" + hex(Merged[I].second - S.Sym.Address);
+        if (Merged.size() > ShownRanges)
+          Text += " and " + std::to_string(Merged.size() - ShownRanges) +
+                  " more";
+        return Text;
+      };
+  std::string Available =
+      AvailableAt([](const DWARFLocationExpression &) { return true; });
   // The entry gdb uses at this address (list order, and an empty range at
   // the function's entry).
   const DWARFLocationExpression *Found =
@@ -1189,9 +1273,33 @@ Expected<Located> DwarfResolver::locateVariable(const Site &S, DWARFDie Var,
     if (DWARFUnit *VU = Var.getDwarfUnit())
       Ctx.Unit = VU;
     auto Loc = evaluateLocation(L.Expr, Ctx);
-    if (!Loc)
+    if (!Loc && Loc.errorIsA<UnreadableLocationError>())
+      // No debugger shows it here: another site of the probe may have it.
+      return notHereAt(E.Range, "'" + Name + "' is unreadable at " + S.Where +
+                                    ": " + toString(Loc.takeError()));
+    if (!Loc) {
+      // Where the location is one bpfprobe can read (a double that is in
+      // %xmm0 here may be in memory further on).
+      std::string Elsewhere =
+          AvailableAt([&](const DWARFLocationExpression &Other) {
+            if (&Other == Found)
+              return false;
+            LocationContext At = Ctx;
+            At.PC = Other.Range->LowPC;
+            auto O = evaluateLocation(Other.Expr, At);
+            if (!O) {
+              consumeError(O.takeError());
+              return false;
+            }
+            return O->Kind != Located::Optimized;
+          });
       return errorAt(E.Range, "cannot fetch '" + Name + "' at " + S.Where +
-                                  ": " + toString(Loc.takeError()));
+                                  ": " + toString(Loc.takeError()) +
+                                  (Elsewhere.empty()
+                                       ? std::string()
+                                       : "; it is available at " + Elsewhere +
+                                             " of " + S.Sym.Name));
+    }
     if (Loc->Kind != Located::Optimized)
       return std::move(*Loc);
   }
@@ -1226,7 +1334,7 @@ std::vector<VisibleVariable> DwarfResolver::visible(const Site &S) {
     }
     Out.push_back(std::move(VV));
   };
-  for (DWARFDie Scope : S.Scopes)
+  for (DWARFDie Scope : S.LookupOrder)
     for (DWARFDie C : Scope.children())
       if (isVariableTag(C.getTag()))
         Add(C, C.getTag() == dwarf::DW_TAG_formal_parameter ? "param"
@@ -1303,7 +1411,7 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   bool GlobalOnly = E.Kind == SpecExpr::Global;
   StringRef Name = E.Name;
   if (!GlobalOnly) {
-    for (DWARFDie Scope : S.Scopes) {
+    for (DWARFDie Scope : S.LookupOrder) {
       for (DWARFDie C : Scope.children()) {
         if (!isVariableTag(C.getTag()))
           continue;
@@ -1458,9 +1566,11 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
                      "'" + Name + "' is declared in a block of " +
                          S.Sym.Name + " whose address ranges cannot be "
                          "read: " + BadRanges);
+    // Another site of the place (a copy of an inlined line whose scope
+    // is another function's) may have the name: this one is left out.
     if (!Ranges.empty())
-      return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
-                                                         : E.Range,
+      return notHereAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                           : E.Range,
                      "'" + Name + "' is not in scope at " + S.Where +
                          "; its block covers " + Ranges + " of " +
                          S.Sym.Name);
@@ -1474,8 +1584,14 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   if (auto Best = didYouMean(Name, Names))
     Msg += "; did you mean '" + *Best + "'?";
   Msg += " (visible here: " + joinNames(Names) + ")";
-  return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range,
-                 Msg);
+  TextRange At = E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range;
+  // A local name absent from this site's scope (a copy of an inlined line
+  // whose address is outside the callee's block: gdb stops there in the
+  // caller, where the name is unknown too) leaves this site out when
+  // another site has it; with no site that has it, this is the error.
+  if (!GlobalOnly)
+    return notHereAt(At, Msg);
+  return errorAt(At, Msg);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1555,72 +1671,10 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
   case SpecExpr::Ident:
   case SpecExpr::Global:
     return lookup(S, E);
-  case SpecExpr::ArgN: {
-    if (Error Err = checkArgPlace(Spec, E))
-      return std::move(Err);
-    // The order of declaration is the abstract function's: an inlined or
-    // out-of-line copy may list its parameters in another order.
-    DWARFDie Decl = S.Function;
-    if (DWARFDie O = S.Function.getAttributeValueAsReferencedDie(
-            dwarf::DW_AT_abstract_origin))
-      Decl = O;
-    unsigned N = 0;
-    for (DWARFDie P : Decl.children())
-      if (P.getTag() == dwarf::DW_TAG_formal_parameter && ++N == E.Number) {
-        SpecExpr Named;
-        Named.Kind = SpecExpr::Ident;
-        Named.Name = P.getShortName() ? P.getShortName() : "$arg";
-        Named.Range = E.Range;
-        Named.NameRange = E.Range;
-        // The concrete parameter of this copy, if the compiler kept it.
-        DWARFDie C = P;
-        if (Decl != S.Function) {
-          C = DWARFDie();
-          for (DWARFDie K : S.Function.children())
-            if (K.getTag() == dwarf::DW_TAG_formal_parameter &&
-                K.getAttributeValueAsReferencedDie(
-                    dwarf::DW_AT_abstract_origin) == P)
-              C = K;
-          if (!C)
-            return notHereAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
-                                        Named.Name + "') is optimized out at " +
-                                        S.Where);
-        }
-        auto L = locateVariable(S, C, Named);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), typeOf(C));
-      }
-    return errorAt(E.Range, "'$arg" + Twine(E.Number) + "': " + S.Where +
-                                " has " + Twine(N) + " parameter" +
-                                (N == 1 ? "" : "s") + " in the debug info");
-  }
-  case SpecExpr::RetVal: {
-    if (Error Err = checkRetvalPlace(Spec, E))
-      return std::move(Err);
-    // Where the value is follows from the function's type in the debug
-    // info, by the same rules as the calling-convention resolver.
-    const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
-    DWARFDie RetType = typeOf(S.Subprogram);
-    ScalarType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
-    auto L = returnValueLocation(ST, ABI, CC, E.Range);
-    if (!L)
-      return L.takeError();
-    if (L->Kind == ReturnLocation::InMemory)
-      return std::make_pair(Located::memory(std::move(L->Expr)), RetType);
-    if (L->Expr->Kind == FetchExpr::Pieces &&
-        ST.Kind == ScalarType::Aggregate) {
-      // A structure in a register pair: pieces, as DW_OP_piece would say.
-      Located P;
-      P.Kind = Located::Pieces;
-      for (size_t I = 0; I < L->Expr->Parts.size(); ++I)
-        P.Parts.push_back({L->Expr->PartSizes[I],
-                           std::make_unique<Located>(Located::value(
-                               std::move(L->Expr->Parts[I])))});
-      return std::make_pair(std::move(P), RetType);
-    }
-    return std::make_pair(Located::value(std::move(L->Expr)), RetType);
-  }
+  case SpecExpr::ArgN:
+    return evalArgN(S, E);
+  case SpecExpr::RetVal:
+    return evalRetVal(S, E);
   case SpecExpr::Reg: {
     auto R = registerOf(E, ABI);
     if (!R)
@@ -1640,6 +1694,104 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
                                 "a pointer");
   auto [Loc, Type] = std::move(*Base);
   DWARFDie T = stripTypedefs(Type);
+  if (Error Err = throughReferences(S, E, Loc, Type, T))
+    return std::move(Err);
+
+  switch (E.Kind) {
+  case SpecExpr::Deref:
+    return evalDeref(S, E, std::move(Loc), Type, T);
+  case SpecExpr::Index:
+    return evalIndex(S, E, std::move(Loc), Type, T);
+  case SpecExpr::Arrow:
+  case SpecExpr::Dot:
+    return evalMember(S, E, std::move(Loc), Type, T);
+  case SpecExpr::Method:
+    return evalMethod(S, E, std::move(Loc), Type, T);
+  default:
+    break;
+  }
+  return errorAt(E.Range, "unsupported expression");
+}
+
+/// '$argN': the Nth parameter of the function, in the order of its
+/// abstract declaration.
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalArgN(const Site &S, const SpecExpr &E) {
+  if (Error Err = checkArgPlace(Spec, E))
+    return std::move(Err);
+  // The order of declaration is the abstract function's: an inlined or
+  // out-of-line copy may list its parameters in another order.
+  DWARFDie Decl = S.Function;
+  if (DWARFDie O = S.Function.getAttributeValueAsReferencedDie(
+          dwarf::DW_AT_abstract_origin))
+    Decl = O;
+  unsigned N = 0;
+  for (DWARFDie P : Decl.children())
+    if (P.getTag() == dwarf::DW_TAG_formal_parameter && ++N == E.Number) {
+      SpecExpr Named;
+      Named.Kind = SpecExpr::Ident;
+      Named.Name = P.getShortName() ? P.getShortName() : "$arg";
+      Named.Range = E.Range;
+      Named.NameRange = E.Range;
+      // The concrete parameter of this copy, if the compiler kept it.
+      DWARFDie C = P;
+      if (Decl != S.Function) {
+        C = DWARFDie();
+        for (DWARFDie K : S.Function.children())
+          if (K.getTag() == dwarf::DW_TAG_formal_parameter &&
+              K.getAttributeValueAsReferencedDie(
+                  dwarf::DW_AT_abstract_origin) == P)
+            C = K;
+        if (!C)
+          return notHereAt(E.Range, "'$arg" + Twine(E.Number) + "' ('" +
+                                      Named.Name + "') is optimized out at " +
+                                      S.Where);
+      }
+      auto L = locateVariable(S, C, Named);
+      if (!L)
+        return L.takeError();
+      return std::make_pair(std::move(*L), typeOf(C));
+    }
+  return errorAt(E.Range, "'$arg" + Twine(E.Number) + "': " + S.Where +
+                              " has " + Twine(N) + " parameter" +
+                              (N == 1 ? "" : "s") + " in the debug info");
+}
+
+/// '$retval': where the function's type in the debug info puts it.
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalRetVal(const Site &S, const SpecExpr &E) {
+  if (Error Err = checkRetvalPlace(Spec, E))
+    return std::move(Err);
+  // Where the value is follows from the function's type in the debug
+  // info, by the same rules as the calling-convention resolver.
+  const CallingConv &CC = ABI.conv(isUserProbe(Spec.Kind));
+  DWARFDie RetType = typeOf(S.Subprogram);
+  ValueType ST = scalarTypeOfDie(RetType, ABI.PointerSize);
+  auto L = returnValueLocation(ST, ABI, CC, E.Range);
+  if (!L)
+    return L.takeError();
+  if (L->Kind == ReturnLocation::InMemory)
+    return std::make_pair(Located::memory(std::move(L->Expr)), RetType);
+  if (L->Expr->Kind == FetchExpr::Pieces &&
+      ST.Kind == ValueType::Aggregate) {
+    // A structure in a register pair: pieces, as DW_OP_piece would say.
+    Located P;
+    P.Kind = Located::Pieces;
+    for (size_t I = 0; I < L->Expr->Parts.size(); ++I)
+      P.Parts.push_back({L->Expr->PartSizes[I],
+                         std::make_unique<Located>(Located::value(
+                             std::move(L->Expr->Parts[I])))});
+    return std::make_pair(std::move(P), RetType);
+  }
+  return std::make_pair(Located::value(std::move(L->Expr)), RetType);
+}
+
+/// Before a member, element or dereference of the base (Loc, of Type,
+/// T without typedefs): through a C++ reference, and through the pointer
+/// a std::unique_ptr, std::shared_ptr or std::vector holds.
+Error DwarfResolver::throughReferences(const Site &S, const SpecExpr &E,
+                                       Located &Loc, DWARFDie &Type,
+                                       DWARFDie &T) {
   std::string BaseText = text(E.Base->Range);
   // A C++ reference is its referent, as in C++ (and gdb): `it.id` of a
   // `const Item &it` reads through the address the reference holds.
@@ -1686,318 +1838,354 @@ DwarfResolver::evalExpr(const Site &S, const SpecExpr &E, unsigned Depth) {
       T = stripTypedefs(Type);
     }
   }
+  return Error::success();
+}
 
-  switch (E.Kind) {
-  case SpecExpr::Deref: {
-    // *array is its first element, as in C.
-    if (T && T.getTag() == dwarf::DW_TAG_array_type) {
-      if (Loc.Kind != Located::Memory)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is not in memory at this address");
+/// '*base' of the base at Loc, of Type (T without typedefs).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalDeref(const Site &S, const SpecExpr &E, Located Loc,
+                         DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  // *array is its first element, as in C.
+  if (T && T.getTag() == dwarf::DW_TAG_array_type) {
+    if (Loc.Kind != Located::Memory)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is not in memory at this address");
+    return std::make_pair(
+        Located::memory(std::move(Loc.Expr)),
+        T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+  }
+  if (!isPointer(T))
+    return errorAt(E.Range, "cannot dereference '" + BaseText +
+                                "': it has type '" + typeName(Type) +
+                                "', not a pointer");
+  // A void pointer dereferences to an untyped location: the argument's
+  // explicit type (":u64") says how much to read.
+  DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+  if (Loc.Kind == Located::ImplicitPointer) {
+    auto L = implicitPointee(S, std::move(Loc), 0, E);
+    if (!L)
+      return L.takeError();
+    return std::make_pair(std::move(*L), Pointee);
+  }
+  auto P = valueOf(std::move(Loc), Type, *E.Base);
+  if (!P)
+    return P.takeError();
+  return std::make_pair(Located::memory(std::move(*P)), Pointee);
+}
+
+/// 'base[N]' of the base at Loc, of Type (T without typedefs).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalIndex(const Site &S, const SpecExpr &E, Located Loc,
+                         DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  if (T && T.getTag() == dwarf::DW_TAG_array_type) {
+    DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ESize = typeSize(Elem, ABI.PointerSize);
+    auto Total = typeSize(T, ABI.PointerSize);
+    if (!ESize)
+      return errorAt(E.Range, "the elements of '" + BaseText +
+                                  "' have no known size");
+    if (Total && uint64_t(E.Number) >= *Total / std::max<uint64_t>(*ESize, 1))
+      return errorAt(E.NameRange, "index " + Twine(E.Number) +
+                                      " is out of bounds of '" + BaseText +
+                                      "' (" + Twine(*Total / *ESize) +
+                                      " elements)");
+    // A constant array (DW_AT_const_value, DW_OP_implicit_value): the
+    // element's bytes of the value, or of the piece that holds them, as
+    // for a member of a small struct.
+    uint64_t At = E.Number * *ESize;
+    if (Loc.Kind == Located::Value && At + *ESize <= 8)
       return std::make_pair(
-          Located::memory(std::move(Loc.Expr)),
-          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+          Located::value(FetchExpr::bitfield(std::move(Loc.Expr), 8, At * 8,
+                                             *ESize * 8, false)),
+          Elem);
+    if (Loc.Kind == Located::Pieces) {
+      uint64_t PieceAt = 0;
+      for (Located::Piece &P : Loc.Parts) {
+        if (At >= PieceAt && At + *ESize <= PieceAt + P.Size &&
+            P.Loc->Kind == Located::Value && P.Size <= 8)
+          return std::make_pair(
+              Located::value(FetchExpr::bitfield(
+                  std::move(P.Loc->Expr), 8, (At - PieceAt) * 8,
+                  *ESize * 8, false)),
+              Elem);
+        PieceAt += P.Size;
+      }
     }
-    if (!isPointer(T))
-      return errorAt(E.Range, "cannot dereference '" + BaseText +
-                                  "': it has type '" + typeName(Type) +
-                                  "', not a pointer");
-    // A void pointer dereferences to an untyped location: the argument's
-    // explicit type (":u64") says how much to read.
-    DWARFDie Pointee = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    if (Loc.Kind != Located::Memory)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is not in memory at this address, so "
+                                  "it cannot be indexed");
+    return std::make_pair(
+        Located::memory(FetchExpr::add(std::move(Loc.Expr),
+                                       E.Number * int64_t(*ESize))),
+        Elem);
+  }
+  if (isPointer(T)) {
+    DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ESize = typeSize(Elem, ABI.PointerSize);
+    if (!ESize)
+      return errorAt(E.Range, "cannot index '" + BaseText +
+                                  "': it points to '" + typeName(Elem) +
+                                  "', which has no size");
     if (Loc.Kind == Located::ImplicitPointer) {
-      auto L = implicitPointee(S, std::move(Loc), 0, E);
+      auto L = implicitPointee(S, std::move(Loc), E.Number * int64_t(*ESize),
+                               E);
       if (!L)
         return L.takeError();
-      return std::make_pair(std::move(*L), Pointee);
+      return std::make_pair(std::move(*L), Elem);
     }
     auto P = valueOf(std::move(Loc), Type, *E.Base);
     if (!P)
       return P.takeError();
-    return std::make_pair(Located::memory(std::move(*P)), Pointee);
+    return std::make_pair(
+        Located::memory(FetchExpr::add(std::move(*P),
+                                       E.Number * int64_t(*ESize))),
+        Elem);
   }
-  case SpecExpr::Index: {
-    if (T && T.getTag() == dwarf::DW_TAG_array_type) {
-      DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      auto ESize = typeSize(Elem, ABI.PointerSize);
-      auto Total = typeSize(T, ABI.PointerSize);
-      if (!ESize)
-        return errorAt(E.Range, "the elements of '" + BaseText +
-                                    "' have no known size");
-      if (Total && uint64_t(E.Number) >= *Total / std::max<uint64_t>(*ESize, 1))
-        return errorAt(E.NameRange, "index " + Twine(E.Number) +
-                                        " is out of bounds of '" + BaseText +
-                                        "' (" + Twine(*Total / *ESize) +
-                                        " elements)");
-      // A constant array (DW_AT_const_value, DW_OP_implicit_value): the
-      // element's bytes of the value, or of the piece that holds them, as
-      // for a member of a small struct.
-      uint64_t At = E.Number * *ESize;
-      if (Loc.Kind == Located::Value && At + *ESize <= 8)
-        return std::make_pair(
-            Located::value(FetchExpr::bitfield(std::move(Loc.Expr), 8, At * 8,
-                                               *ESize * 8, false)),
-            Elem);
-      if (Loc.Kind == Located::Pieces) {
-        uint64_t PieceAt = 0;
-        for (Located::Piece &P : Loc.Parts) {
-          if (At >= PieceAt && At + *ESize <= PieceAt + P.Size &&
-              P.Loc->Kind == Located::Value && P.Size <= 8)
-            return std::make_pair(
-                Located::value(FetchExpr::bitfield(
-                    std::move(P.Loc->Expr), 8, (At - PieceAt) * 8,
-                    *ESize * 8, false)),
-                Elem);
-          PieceAt += P.Size;
-        }
-      }
-      if (Loc.Kind != Located::Memory)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is not in memory at this address, so "
-                                    "it cannot be indexed");
-      return std::make_pair(
-          Located::memory(FetchExpr::add(std::move(Loc.Expr),
-                                         E.Number * int64_t(*ESize))),
-          Elem);
-    }
-    if (isPointer(T)) {
-      DWARFDie Elem = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      auto ESize = typeSize(Elem, ABI.PointerSize);
-      if (!ESize)
-        return errorAt(E.Range, "cannot index '" + BaseText +
-                                    "': it points to '" + typeName(Elem) +
-                                    "', which has no size");
-      if (Loc.Kind == Located::ImplicitPointer) {
-        auto L = implicitPointee(S, std::move(Loc), E.Number * int64_t(*ESize),
-                                 E);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), Elem);
-      }
-      auto P = valueOf(std::move(Loc), Type, *E.Base);
-      if (!P)
-        return P.takeError();
-      return std::make_pair(
-          Located::memory(FetchExpr::add(std::move(*P),
-                                         E.Number * int64_t(*ESize))),
-          Elem);
-    }
-    return errorAt(E.Range, "cannot index '" + BaseText + "': it has type '" +
-                                typeName(Type) +
-                                "', not an array or a pointer");
-  }
-  case SpecExpr::Method: {
-    // `v.size()` as gdb evaluates it: a std::vector's element count,
-    // (end - begin) / sizeof(T) from the pointers libstdc++ (_M_start,
-    // _M_finish) and libc++ (__begin_, __end_) keep; a string's length.
-    // The value is a size_t with no DWARF type.
-    DWARFDie Rec = stripTypedefs(completeType(T));
-    if (stdClassName(Rec) == "vector") {
-      auto Begin = findLibraryPointer(Rec, {"_M_start", "__begin_"});
-      auto End = findLibraryPointer(Rec, {"_M_finish", "__end_"});
-      if ((!Begin || !End) && Rec.getShortName() &&
-          StringRef(Rec.getShortName()).starts_with("vector<bool"))
-        return errorAt(E.NameRange,
-                       "'" + BaseText + "' is a std::vector<bool>, an array "
-                       "of bits without element pointers; its size() is not "
-                       "supported");
-      if (!Begin || !End)
-        return errorAt(E.NameRange,
-                       "'" + BaseText + "' is a 'std::vector' whose layout "
-                       "is not libstdc++'s or libc++'s (no pointer members "
-                       "_M_start and _M_finish or __begin_ and __end_ in its "
-                       "debug info)");
-      DWARFDie Elem = stripTypedefs(typeOf(Begin->Die))
-                          .getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      auto ESize = typeSize(Elem, ABI.PointerSize);
-      if (!ESize || *ESize == 0)
-        return errorAt(E.NameRange, "the elements of '" + BaseText +
-                                        "' have no known size");
-      if (Loc.Kind != Located::Memory)
-        return errorAt(E.Base->Range, "'" + BaseText +
-                                          "' is not in memory at " + S.Where);
-      auto EndPtr = FetchExpr::deref(
-          FetchExpr::add(Loc.Expr->clone(), End->ByteOffset), ABI.PointerSize);
-      auto BeginPtr = FetchExpr::deref(
-          FetchExpr::add(std::move(Loc.Expr), Begin->ByteOffset),
-          ABI.PointerSize);
-      auto Bytes = FetchExpr::binary(FetchExpr::Minus, std::move(EndPtr),
-                                     std::move(BeginPtr));
-      if (*ESize > 1)
-        Bytes = FetchExpr::binary(FetchExpr::DivU, std::move(Bytes),
-                                  FetchExpr::constant(int64_t(*ESize)));
-      return std::make_pair(Located::value(std::move(Bytes)), DWARFDie());
-    }
-    if (isCountedString(T, Rec)) {
-      auto C = countedString(S, Loc, T, *E.Base, E.NameRange);
-      if (!C)
-        return C.takeError();
-      return std::make_pair(Located::value(std::move(C->Length)), DWARFDie());
-    }
-    return errorAt(E.NameRange,
-                   "'" + E.Name + "()' is known for std::vector (its element "
-                   "count) and strings (std::string, std::string_view, Rust "
-                   "&str and String: their length); '" + BaseText +
-                       "' has type '" + typeName(Type) + "'");
-  }
-  case SpecExpr::Arrow:
-  case SpecExpr::Dot: {
-    bool Arrow = E.Kind == SpecExpr::Arrow;
-    DWARFDie Record = T;
-    if (Arrow) {
-      if (!isPointer(T))
-        return errorAt(E.Range,
-                       "'" + BaseText + "' has type '" + typeName(Type) +
-                           "', not a pointer" +
-                           (findMember(T, E.Name)
-                                ? "; use '" + BaseText + "." + E.Name + "'"
-                                : std::string()));
-      Record = stripTypedefs(
-          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
-    } else if (isPointer(T)) {
-      return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
-                                  BaseText + "->" + E.Name + "'");
-    }
-    // Declared only in this unit: its definition is in another.
-    Record = stripTypedefs(completeType(Record));
-    auto M = findMember(Record, E.Name);
-    if (!M) {
-      std::vector<std::string> Names = memberNames(Record);
-      bool IsRecord = Record && (Record.getTag() == dwarf::DW_TAG_structure_type ||
-                                 Record.getTag() == dwarf::DW_TAG_union_type ||
-                                 Record.getTag() == dwarf::DW_TAG_class_type);
-      if (!IsRecord)
-        return errorAt(E.Range, "'" + BaseText + "' " +
-                                    (Arrow ? "points to" : "has type") +
-                                    " '" + typeName(Record) +
-                                    "', not a struct or union");
-      if (Names.empty() && Record.find(dwarf::DW_AT_declaration))
-        return errorAt(E.Range, "'" + typeName(Record) +
-                                    "' is only declared in the debug info: "
-                                    "no unit defines it");
-      if (Names.empty())
-        return errorAt(E.Range, "'" + typeName(Record) + "' has no members");
-      if (llvm::is_contained(Names, E.Name))
-        return errorAt(E.NameRange,
-                       "member '" + E.Name + "' of '" + typeName(Record) +
-                           "' has a location or bit layout that cannot be "
-                           "read (a bit-field of 0 or more than 64 bits, "
-                           "bits outside its storage unit, or a DWARF 2 "
-                           "location expression)");
-      std::string Msg = "'" + typeName(Record) + "' has no member '" +
-                        E.Name + "'";
-      if (auto Best = didYouMean(E.Name, Names))
-        Msg += "; did you mean '" + *Best + "'?";
-      Msg += " (members: " + joinNames(Names) + ")";
-      return errorAt(E.NameRange, Msg);
-    }
-    if (!M->VirtualBase.empty())
+  return errorAt(E.Range, "cannot index '" + BaseText + "': it has type '" +
+                              typeName(Type) +
+                              "', not an array or a pointer");
+}
+
+/// `v.size()` of the value Loc of type Type (T with typedefs stripped).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalMethod(const Site &S, const SpecExpr &E, Located Loc,
+                          DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  // `v.size()` as gdb evaluates it: a std::vector's element count,
+  // (end - begin) / sizeof(T) from the pointers libstdc++ (_M_start,
+  // _M_finish) and libc++ (__begin_, __end_) keep; a string's length.
+  // The value is a size_t with no DWARF type.
+  DWARFDie Rec = stripTypedefs(completeType(T));
+  if (stdClassName(Rec) == "vector") {
+    auto Begin = findLibraryPointer(Rec, {"_M_start", "__begin_"});
+    auto End = findLibraryPointer(Rec, {"_M_finish", "__end_"});
+    if ((!Begin || !End) && Rec.getShortName() &&
+        StringRef(Rec.getShortName()).starts_with("vector<bool"))
       return errorAt(E.NameRange,
-                     "member '" + E.Name + "' of '" + typeName(Record) +
-                         "' is in its virtual base '" + M->VirtualBase +
-                         "', whose offset in the object is read from the "
-                         "vtable at run time; reading it is not supported");
-    if (M->IsStatic) {
-      // A static data member is a global, whatever the object.
-      DWARFDie Decl = M->Die;
-      DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
-        DWARFDie Spec =
-            D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
-        return (Spec && Spec.getOffset() == Decl.getOffset()) ||
-               (D.getOffset() == Decl.getOffset());
-      });
-      if (!Def)
-        return errorAt(E.NameRange, "static member '" + E.Name + "' of '" +
-                                        typeName(Record) +
-                                        "' is defined in no unit of " +
-                                        DI.targetPath());
-      return globalValue(S, Def, E);
-    }
-    DWARFDie MT = typeOf(M->Die);
-    Located Out;
-    if (Arrow && Loc.Kind == Located::ImplicitPointer) {
-      // p->m of a pointer the compiler removed: the member of what it
-      // points to, wherever that lives.
-      auto L = implicitPointee(S, std::move(Loc), 0, E);
-      if (!L)
-        return L.takeError();
-      Loc = std::move(*L);
-      Arrow = false;
-    }
-    if (Arrow) {
-      auto P = valueOf(std::move(Loc), Type, *E.Base);
-      if (!P)
-        return P.takeError();
-      Out = Located::memory(FetchExpr::add(std::move(*P), M->ByteOffset));
-    } else if (Loc.Kind == Located::Memory) {
-      Out = Located::memory(FetchExpr::add(std::move(Loc.Expr), M->ByteOffset));
-    } else if (Loc.Kind == Located::Value && M->IsBitfield) {
-      // A bitfield of a small struct held in a register.
-      if (M->ByteOffset + M->StorageSize > 8)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is in a register; its bitfield '" +
-                                    E.Name + "' is not within 8 bytes");
-      auto VT = valueTypeOf(MT, ABI.PointerSize);
-      bool Signed = VT && VT->Signed;
-      if (!VT)
-        consumeError(VT.takeError());
-      return std::make_pair(
-          Located::value(FetchExpr::bitfield(
-              std::move(Loc.Expr), 8, M->ByteOffset * 8 + M->BitOffset,
-              M->BitSize, Signed)),
-          MT);
-    } else if (Loc.Kind == Located::Value) {
-      // A small struct held in a register: the member's bytes of it.
-      auto MSize = typeSize(MT, ABI.PointerSize);
-      if (!MSize || M->ByteOffset + *MSize > 8)
-        return errorAt(E.Range, "'" + BaseText +
-                                    "' is in a register; its member '" +
-                                    E.Name + "' is not within 8 bytes");
-      Out = Located::value(FetchExpr::bitfield(
-          std::move(Loc.Expr), 8, M->ByteOffset * 8, *MSize * 8, false));
-    } else if (Loc.Kind == Located::Pieces) {
-      // Find the piece that holds the member.
-      uint64_t At = 0;
-      auto MSize = typeSize(MT, ABI.PointerSize).value_or(0);
-      for (Located::Piece &P : Loc.Parts) {
-        if (M->ByteOffset >= At && M->ByteOffset + MSize <= At + P.Size) {
-          if (P.Loc->Kind == Located::Memory)
-            Out = Located::memory(
-                FetchExpr::add(std::move(P.Loc->Expr), M->ByteOffset - At));
-          else if (P.Loc->Kind == Located::Value)
-            Out = Located::value(FetchExpr::bitfield(
-                std::move(P.Loc->Expr), 8, (M->ByteOffset - At) * 8,
-                MSize * 8, false));
-          break;
-        }
-        At += P.Size;
+                     "'" + BaseText + "' is a std::vector<bool>, an array "
+                     "of bits without element pointers; its size() is not "
+                     "supported");
+    if (!Begin || !End)
+      return errorAt(E.NameRange,
+                     "'" + BaseText + "' is a 'std::vector' whose layout "
+                     "is not libstdc++'s or libc++'s (no pointer members "
+                     "_M_start and _M_finish or __begin_ and __end_ in its "
+                     "debug info)");
+    DWARFDie Elem = stripTypedefs(typeOf(Begin->Die))
+                        .getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    auto ESize = typeSize(Elem, ABI.PointerSize);
+    if (!ESize || *ESize == 0)
+      return errorAt(E.NameRange, "the elements of '" + BaseText +
+                                      "' have no known size");
+    if (Loc.Kind != Located::Memory)
+      return errorAt(E.Base->Range, "'" + BaseText +
+                                        "' is not in memory at " + S.Where);
+    auto EndPtr = FetchExpr::deref(
+        FetchExpr::add(Loc.Expr->clone(), End->ByteOffset), ABI.PointerSize);
+    auto BeginPtr = FetchExpr::deref(
+        FetchExpr::add(std::move(Loc.Expr), Begin->ByteOffset),
+        ABI.PointerSize);
+    auto Bytes = FetchExpr::binary(FetchExpr::Minus, std::move(EndPtr),
+                                   std::move(BeginPtr));
+    if (*ESize > 1)
+      Bytes = FetchExpr::binary(FetchExpr::DivU, std::move(Bytes),
+                                FetchExpr::constant(int64_t(*ESize)));
+    return std::make_pair(Located::value(std::move(Bytes)), DWARFDie());
+  }
+  if (isCountedString(T, Rec)) {
+    auto C = countedString(S, Loc, T, *E.Base, E.NameRange);
+    if (!C)
+      return C.takeError();
+    return std::make_pair(Located::value(std::move(C->Length)), DWARFDie());
+  }
+  return errorAt(E.NameRange,
+                 "'" + E.Name + "()' is known for std::vector (its element "
+                 "count) and strings (std::string, std::string_view, Rust "
+                 "&str and String: their length); '" + BaseText +
+                     "' has type '" + typeName(Type) + "'");
+}
+
+/// 'base->m' and 'base.m' of the base at Loc, of Type (T without
+/// typedefs).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::evalMember(const Site &S, const SpecExpr &E, Located Loc,
+                          DWARFDie Type, DWARFDie T) {
+  std::string BaseText = text(E.Base->Range);
+  bool Arrow = E.Kind == SpecExpr::Arrow;
+  DWARFDie Record = T;
+  if (Arrow) {
+    if (!isPointer(T))
+      return errorAt(E.Range,
+                     "'" + BaseText + "' has type '" + typeName(Type) +
+                         "', not a pointer" +
+                         (findMember(T, E.Name)
+                              ? "; use '" + BaseText + "." + E.Name + "'"
+                              : std::string()));
+    Record = stripTypedefs(
+        T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+  } else if (isPointer(T)) {
+    return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
+                                BaseText + "->" + E.Name + "'");
+  }
+  // Declared only in this unit: its definition is in another.
+  Record = stripTypedefs(completeType(Record));
+  auto M = findMember(Record, E.Name);
+  if (!M)
+    return memberNotFound(E, Record, Arrow, BaseText);
+  if (!M->VirtualBase.empty())
+    return errorAt(E.NameRange,
+                   "member '" + E.Name + "' of '" + typeName(Record) +
+                       "' is in its virtual base '" + M->VirtualBase +
+                       "', whose offset in the object is read from the "
+                       "vtable at run time; reading it is not supported");
+  if (M->IsStatic)
+    return staticMember(S, E, Record, *M);
+  return memberOf(S, E, std::move(Loc), Type, *M, Arrow, BaseText);
+}
+
+/// Why Record has no readable member E.Name.
+Error DwarfResolver::memberNotFound(const SpecExpr &E, DWARFDie Record,
+                                    bool Arrow, StringRef BaseText) {
+  std::vector<std::string> Names = memberNames(Record);
+  bool IsRecord = Record && (Record.getTag() == dwarf::DW_TAG_structure_type ||
+                             Record.getTag() == dwarf::DW_TAG_union_type ||
+                             Record.getTag() == dwarf::DW_TAG_class_type);
+  if (!IsRecord)
+    return errorAt(E.Range, "'" + BaseText + "' " +
+                                (Arrow ? "points to" : "has type") +
+                                " '" + typeName(Record) +
+                                "', not a struct or union");
+  if (Names.empty() && Record.find(dwarf::DW_AT_declaration))
+    return errorAt(E.Range, "'" + typeName(Record) +
+                                "' is only declared in the debug info: "
+                                "no unit defines it");
+  if (Names.empty())
+    return errorAt(E.Range, "'" + typeName(Record) + "' has no members");
+  if (llvm::is_contained(Names, E.Name))
+    return errorAt(E.NameRange,
+                   "member '" + E.Name + "' of '" + typeName(Record) +
+                       "' has a location or bit layout that cannot be "
+                       "read (a bit-field of 0 or more than 64 bits, "
+                       "bits outside its storage unit, or a DWARF 2 "
+                       "location expression)");
+  std::string Msg = "'" + typeName(Record) + "' has no member '" +
+                    E.Name + "'";
+  if (auto Best = didYouMean(E.Name, Names))
+    Msg += "; did you mean '" + *Best + "'?";
+  Msg += " (members: " + joinNames(Names) + ")";
+  return errorAt(E.NameRange, Msg);
+}
+
+/// A static data member: a global, whatever the object.
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::staticMember(const Site &S, const SpecExpr &E,
+                            DWARFDie Record, const MemberInfo &Member) {
+  const MemberInfo *M = &Member;
+  // A static data member is a global, whatever the object.
+  DWARFDie Decl = M->Die;
+  DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+    DWARFDie Spec =
+        D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+    return (Spec && Spec.getOffset() == Decl.getOffset()) ||
+           (D.getOffset() == Decl.getOffset());
+  });
+  if (!Def)
+    return errorAt(E.NameRange, "static member '" + E.Name + "' of '" +
+                                    typeName(Record) +
+                                    "' is defined in no unit of " +
+                                    DI.targetPath());
+  return globalValue(S, Def, E);
+}
+
+/// Member M of the object at Loc, of Type (through it if Arrow).
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::memberOf(const Site &S, const SpecExpr &E, Located Loc,
+                        DWARFDie Type, const MemberInfo &Member, bool Arrow,
+                        StringRef BaseText) {
+  const MemberInfo *M = &Member;
+  DWARFDie MT = typeOf(M->Die);
+  Located Out;
+  if (Arrow && Loc.Kind == Located::ImplicitPointer) {
+    // p->m of a pointer the compiler removed: the member of what it
+    // points to, wherever that lives.
+    auto L = implicitPointee(S, std::move(Loc), 0, E);
+    if (!L)
+      return L.takeError();
+    Loc = std::move(*L);
+    Arrow = false;
+  }
+  if (Arrow) {
+    auto P = valueOf(std::move(Loc), Type, *E.Base);
+    if (!P)
+      return P.takeError();
+    Out = Located::memory(FetchExpr::add(std::move(*P), M->ByteOffset));
+  } else if (Loc.Kind == Located::Memory) {
+    Out = Located::memory(FetchExpr::add(std::move(Loc.Expr), M->ByteOffset));
+  } else if (Loc.Kind == Located::Value && M->IsBitfield) {
+    // A bitfield of a small struct held in a register.
+    if (M->ByteOffset + M->StorageSize > 8)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is in a register; its bitfield '" +
+                                  E.Name + "' is not within 8 bytes");
+    auto VT = valueTypeOf(MT, ABI.PointerSize);
+    bool Signed = VT && VT->Signed;
+    if (!VT)
+      consumeError(VT.takeError());
+    return std::make_pair(
+        Located::value(FetchExpr::bitfield(
+            std::move(Loc.Expr), 8, M->ByteOffset * 8 + M->BitOffset,
+            M->BitSize, Signed)),
+        MT);
+  } else if (Loc.Kind == Located::Value) {
+    // A small struct held in a register: the member's bytes of it.
+    auto MSize = typeSize(MT, ABI.PointerSize);
+    if (!MSize || M->ByteOffset + *MSize > 8)
+      return errorAt(E.Range, "'" + BaseText +
+                                  "' is in a register; its member '" +
+                                  E.Name + "' is not within 8 bytes");
+    Out = Located::value(FetchExpr::bitfield(
+        std::move(Loc.Expr), 8, M->ByteOffset * 8, *MSize * 8, false));
+  } else if (Loc.Kind == Located::Pieces) {
+    // Find the piece that holds the member.
+    uint64_t At = 0;
+    auto MSize = typeSize(MT, ABI.PointerSize).value_or(0);
+    for (Located::Piece &P : Loc.Parts) {
+      if (M->ByteOffset >= At && M->ByteOffset + MSize <= At + P.Size) {
+        if (P.Loc->Kind == Located::Memory)
+          Out = Located::memory(
+              FetchExpr::add(std::move(P.Loc->Expr), M->ByteOffset - At));
+        else if (P.Loc->Kind == Located::Value)
+          Out = Located::value(FetchExpr::bitfield(
+              std::move(P.Loc->Expr), 8, (M->ByteOffset - At) * 8,
+              MSize * 8, false));
+        break;
       }
-      if (Out.Kind == Located::Optimized)
-        return notHereAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
-                                    "' is optimized out at " + S.Where);
-    } else {
-      return notHereAt(E.Range, "'" + BaseText + "' is optimized out at " +
-                                  S.Where);
+      At += P.Size;
     }
-    if (M->IsBitfield) {
-      if (Out.Kind != Located::Memory)
-        return errorAt(E.Range, "bitfield '" + E.Name +
-                                    "' of a value held in registers is not "
-                                    "supported");
-      auto VT = valueTypeOf(MT, ABI.PointerSize);
-      bool Signed = VT && VT->Signed;
-      if (!VT)
-        consumeError(VT.takeError());
-      Out = Located::value(FetchExpr::bitfield(
-          FetchExpr::deref(std::move(Out.Expr), M->StorageSize),
-          M->StorageSize, M->BitOffset, M->BitSize, Signed));
-    }
-    return std::make_pair(std::move(Out), MT);
+    if (Out.Kind == Located::Optimized)
+      return notHereAt(E.Range, "member '" + E.Name + "' of '" + BaseText +
+                                  "' is optimized out at " + S.Where);
+  } else {
+    return notHereAt(E.Range, "'" + BaseText + "' is optimized out at " +
+                                S.Where);
   }
-  default:
-    break;
+  if (M->IsBitfield) {
+    if (Out.Kind != Located::Memory)
+      return errorAt(E.Range, "bitfield '" + E.Name +
+                                  "' of a value held in registers is not "
+                                  "supported");
+    auto VT = valueTypeOf(MT, ABI.PointerSize);
+    bool Signed = VT && VT->Signed;
+    if (!VT)
+      consumeError(VT.takeError());
+    Out = Located::value(FetchExpr::bitfield(
+        FetchExpr::deref(std::move(Out.Expr), M->StorageSize),
+        M->StorageSize, M->BitOffset, M->BitSize, Signed));
   }
-  return errorAt(E.Range, "unsupported expression");
+  return std::make_pair(std::move(Out), MT);
 }
 
 /// The bytes of an aggregate as a fetch tree the prologue copies: Deref
@@ -2183,12 +2371,12 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
   P.Text = Arg.Text;
   P.CType = typeName(Type);
 
-  const FetchTypeSpec *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
-  if (FT && (FT->Kind == FetchTypeSpec::String ||
-             FT->Kind == FetchTypeSpec::UString)) {
+  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
+  if (FT && FT->Kind == ValueType::String) {
     if (E.Kind == SpecExpr::Method)
-      return errorAt(FT->Range, "'" + text(E.Range) + "' is a number; "
-                                "':" + FT->name() + "' needs a string");
+      return errorAt(Arg.FetchTypeRange,
+                     "'" + text(E.Range) + "' is a number; ':" + FT->Text +
+                         "' needs a string");
     DWARFDie T = stripTypedefs(Type);
     // A reference to a library string is the string.
     if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
@@ -2206,7 +2394,7 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
     // A string that is a pointer and a length: its characters, up to the
     // string limit, and its length beside them.
     if (isCountedString(T, completeType(T))) {
-      auto C = countedString(S, Loc, T, E, FT->Range);
+      auto C = countedString(S, Loc, T, E, Arg.FetchTypeRange);
       if (!C)
         return C.takeError();
       if (!C->Chars)
@@ -2218,8 +2406,8 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
       P.Length = std::move(C->Length);
       P.Type.Kind = ValueType::String;
       P.Type.Size = StringFetchSize;
-      P.Type.UserString =
-          FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
+      P.UserString =
+          Arg.FetchUserString && !isUserProbe(Spec.Kind);
       return std::move(P);
     }
     // A char array in memory is its own address; a pointer is read. The
@@ -2231,8 +2419,8 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
       if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
         Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
       if (!Bytes)
-        return errorAt(FT->Range,
-                       "':" + FT->name() + "' needs a pointer to char or a "
+        return errorAt(Arg.FetchTypeRange,
+                       "':" + FT->Text + "' needs a pointer to char or a "
                        "char array; '" + text(E.Range) + "' is a '" +
                        typeName(Type) + "'");
     }
@@ -2246,15 +2434,15 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
         return V.takeError();
       Addr = std::move(*V);
     } else {
-      return errorAt(FT->Range, "':" + FT->name() + "' needs a pointer or a "
-                                "char array; '" + text(E.Range) + "' is a '" +
-                                typeName(Type) + "'");
+      return errorAt(Arg.FetchTypeRange,
+                     "':" + FT->Text + "' needs a pointer or a char array; '" +
+                         text(E.Range) + "' is a '" + typeName(Type) + "'");
     }
     P.Expr = std::move(Addr);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
-    P.Type.UserString =
-        FT->Kind == FetchTypeSpec::UString && !isUserProbe(Spec.Kind);
+    P.UserString =
+        Arg.FetchUserString && !isUserProbe(Spec.Kind);
     return std::move(P);
   }
 
@@ -2263,19 +2451,17 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
     // A struct, union or array is copied whole or not at all: reading a
     // scalar's worth of it would depend on where it lives.
     DWARFDie Whole = completeType(Type);
-    return errorAt(FT->Range,
+    return errorAt(Arg.FetchTypeRange,
                    "'" + text(E.Range) + "' is a '" + typeName(Whole) +
                        "', not a scalar: fetch one of its members or "
-                       "elements, or leave out ':" + FT->name() +
+                       "elements, or leave out ':" + FT->Text +
                        "' to copy it whole");
   }
   if (FT) {
-    ScalarType ST = scalarTypeForFetchType(*FT, ABI);
-    VT.Kind = FT->Kind == FetchTypeSpec::Hex ? ValueType::Pointer
-                                             : ValueType::Int;
-    VT.Size = ST.Size;
-    VT.Signed = ST.Signed;
-    P.CType = FT->name();
+    VT.Kind = FT->Kind; // Int, or Pointer for hex
+    VT.Size = FT->Size;
+    VT.Signed = FT->Signed;
+    P.CType = FT->Text;
   } else if (!stripTypedefs(Type)) {
     if (E.Kind == SpecExpr::Method) {
       // size(): a size_t.
@@ -2485,7 +2671,7 @@ Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
   const ElfSymbol &Sym = Syms.front();
   DWARFContext &Ctx = DI.dwarf();
   DWARFUnit *U = DI.unitAt(Sym.Address);
-  DWARFDie SP = U ? U->getSubroutineForAddress(Sym.Address) : DWARFDie();
+  DWARFDie SP = subprogramAt(U, Sym.Address);
   const DWARFDebugLine::LineTable *LT = U ? Ctx.getLineTableForUnit(U) : nullptr;
   if (!SP || !LT)
     return createStringError(inconvertibleErrorCode(),

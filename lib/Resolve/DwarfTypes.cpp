@@ -560,9 +560,18 @@ static Expected<ValueType> valueTypeAt(DWARFDie T, unsigned PointerSize,
       V.Kind = ValueType::Bool;
       break;
     case dwarf::DW_ATE_float:
+      // IEEE binary32 and binary64: fetched as their bits, printed as a
+      // number by the runtime. Wider formats (x87's 80-bit long double,
+      // binary128) have no such printing.
+      if (Size == 4u || Size == 8u) {
+        V.Kind = ValueType::Float;
+        break;
+      }
+      [[fallthrough]];
     case dwarf::DW_ATE_complex_float:
-      return Fail("is a floating-point type; fetch its bits with an explicit "
-                  "type such as ':x" + Twine(Size.value_or(8) * 8) + "'");
+      return Fail("is a floating-point type bpfprobe does not print (only "
+                  "4-byte float and 8-byte double); fetch its bits with an "
+                  "explicit type such as ':x64'");
     default:
       return Fail("has an unsupported encoding");
     }

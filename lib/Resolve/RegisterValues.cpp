@@ -12,6 +12,7 @@
 
 #include "Resolve/Resolver.h"
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -54,7 +55,7 @@ Error checkArgPlace(const ProbeSpec &Spec, const SpecExpr &E) {
                    .str());
 }
 
-static std::string typeText(const ScalarType &T) {
+static std::string typeText(const ValueType &T) {
   return T.Text.empty() ? "this type" : "'" + T.Text + "'";
 }
 
@@ -62,7 +63,7 @@ static std::string typeText(const ScalarType &T) {
 static Expected<ReturnLocation> inReturnRegs(const ArchABI &ABI,
                                              const CallingConv &CC,
                                              unsigned Size, TextRange R,
-                                             const ScalarType &T) {
+                                             const ValueType &T) {
   unsigned W = ABI.PointerSize;
   unsigned N = divideCeil(Size, W);
   if (N > CC.RetRegs.size())
@@ -89,7 +90,7 @@ static Expected<ReturnLocation> inReturnRegs(const ArchABI &ABI,
   return std::move(L);
 }
 
-Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
+Expected<ReturnLocation> returnValueLocation(const ValueType &T,
                                              const ArchABI &ABI,
                                              const CallingConv &CC,
                                              TextRange R) {
@@ -100,62 +101,44 @@ Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
   if (CC.RetRegs.empty())
     return Refuse("the calling convention names no return register");
   switch (T.Kind) {
-  case ScalarType::Void:
+  case ValueType::Void:
     return Refuse("the function returns nothing");
-  case ScalarType::Float:
+  case ValueType::Float:
     // Only the base (soft-float) Arm standard returns floating point in
     // core registers (AAPCS 6.5: r0, r0-r1).
-    if (CC.Rule == ArgRule::AAPCS32 && (T.Size == 4 || T.Size == 8))
+    if (CC.Rule->returnsFloatInCoreRegs() && (T.Size == 4 || T.Size == 8))
       return inReturnRegs(ABI, CC, T.Size, R, T);
     return Refuse("floating-point values are returned in FP registers (" +
                   Twine(CC.RuleRef) + "), which struct pt_regs does not hold");
-  case ScalarType::Int128:
-  case ScalarType::Int:
-  case ScalarType::Bool:
-  case ScalarType::Pointer:
+  case ValueType::Int128:
+  case ValueType::Int:
+  case ValueType::Bool:
+  case ValueType::Pointer:
+  case ValueType::String: // no C type is one; its address would travel so
     return inReturnRegs(ABI, CC, std::max(T.Size, 1u), R, T);
-  case ScalarType::Aggregate:
+  case ValueType::Aggregate:
     break;
   }
 
   // Structures and unions.
-  bool AnyFloat = llvm::any_of(T.Leaves, [](const LayoutLeaf &L) {
-    return L.IsFloat;
-  });
-  switch (CC.Rule) {
-  case ArgRule::SysVX86_64: {
-    // AMD64 psABI 3.2.3: larger than two eightbytes, or with an unaligned
-    // member: MEMORY, and %rax holds the caller's buffer on return.
-    bool Unaligned = llvm::any_of(T.Leaves, [](const LayoutLeaf &L) {
-      return L.Size && L.Offset % L.Size;
-    });
-    if (T.Size > 16 || Unaligned) {
-      ReturnLocation L;
-      L.Kind = ReturnLocation::InMemory;
-      L.Expr = FetchExpr::reg(CC.RetRegs[0]);
-      return std::move(L);
-    }
-    // Eightbytes of only floating-point members are SSE, in %xmm0/%xmm1.
-    if (AnyFloat)
-      return Refuse("it is returned in SSE registers (AMD64 psABI 3.2.3), "
-                    "which struct pt_regs does not hold");
-    if (T.Size == 0)
-      return Refuse("its size is not known");
-    return inReturnRegs(ABI, CC, T.Size, R, T);
-  }
-  case ArgRule::I386Stack: {
-    // i386 psABI 2.2: structures and unions are returned in the caller's
-    // buffer, whose address the callee returns in %eax.
+  AggregateReturn How = CC.Rule->aggregateReturn(T.Size, T.Leaves);
+  switch (How.Kind) {
+  case AggregateReturn::InMemory: {
     ReturnLocation L;
     L.Kind = ReturnLocation::InMemory;
     L.Expr = FetchExpr::reg(CC.RetRegs[0]);
     return std::move(L);
   }
-  default:
-    return Refuse("structures and unions returned by value are not "
-                  "supported on " +
-                  Twine(ABI.Name) + " (" + CC.RuleRef + ")");
+  case AggregateReturn::InRegs:
+    return inReturnRegs(ABI, CC, T.Size, R, T);
+  case AggregateReturn::Refused:
+    return Refuse(How.Why);
+  case AggregateReturn::Unsupported:
+    break;
   }
+  return Refuse("structures and unions returned by value are not "
+                "supported on " +
+                Twine(ABI.Name) + " (" + CC.RuleRef + ")");
 }
 
 } // namespace bpfprobe

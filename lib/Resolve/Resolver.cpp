@@ -221,11 +221,19 @@ SitePlan sitePlanAtSymbol(const ProbeSpec &Spec, const ArchABI &ABI,
   return Site;
 }
 
-ScalarType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI) {
+ValueType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI) {
+  if (Arg.FetchType && Arg.FetchType->Kind == ValueType::String) {
+    // Read as the string's address.
+    ValueType T;
+    T.Kind = ValueType::Pointer;
+    T.Size = ABI.PointerSize;
+    T.Text = Arg.FetchType->Text;
+    return T;
+  }
   if (Arg.FetchType)
-    return scalarTypeForFetchType(*Arg.FetchType, ABI);
-  ScalarType T;
-  T.Kind = ScalarType::Int;
+    return *Arg.FetchType;
+  ValueType T;
+  T.Kind = ValueType::Int;
   T.Size = ABI.PointerSize;
   T.Text = "u" + std::to_string(ABI.PointerSize * 8);
   return T;

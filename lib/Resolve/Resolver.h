@@ -28,28 +28,9 @@ namespace bpfprobe {
 
 struct ArchABI;
 
-/// A C type reduced to what a calling convention needs to know.
-struct ScalarType {
-  enum KindTy { Int, Bool, Pointer, Float, Int128, Aggregate, Void };
-  KindTy Kind = Int;
-  unsigned Size = 0; ///< bytes
-  bool Signed = false;
-  std::string Text;  ///< as written / printed ("unsigned long", "char *")
-  /// Alignment in bytes on the probed architecture (0: same as Size).
-  unsigned Align = 0;
-  /// Aggregate: its scalar members by offset, laid out for the probed
-  /// architecture (calling conventions classify aggregates by them).
-  std::vector<LayoutLeaf> Leaves;
-};
-
-/// The ScalarType of a C type laid out for ABI (TypeLayout.h); Text is left
-/// empty. An error (plain text) for what has no layout.
-llvm::Expected<ScalarType> scalarTypeFor(const CTypeDesc &T,
-                                         const ArchABI &ABI);
-
 /// Fixed-width and POSIX typedef names every kernel and libc agrees on
 /// ("__u32", "uint64_t", "size_t"), as a type of the probed architecture.
-std::optional<ScalarType> wellKnownTypedef(llvm::StringRef Name,
+std::optional<ValueType> wellKnownTypedef(llvm::StringRef Name,
                                            const ArchABI &ABI);
 
 /// A fix the library suggests. The library does not know which front end
@@ -131,11 +112,8 @@ inline llvm::Error errorAt(TextRange R, const llvm::Twine &Msg, Hint H = {}) {
 /// "_Bool"). Returns std::nullopt when the type names a typedef or a
 /// struct/union/enum tag that only the front end can look up; an error for
 /// an impossible combination ("long char").
-llvm::Expected<std::optional<ScalarType>>
-classifyBuiltinCType(const CTypeSpec &T, const ArchABI &ABI);
-
-/// The type an explicit ":u32"-style fetch type stands for.
-ScalarType scalarTypeForFetchType(const FetchTypeSpec &F, const ArchABI &ABI);
+llvm::Expected<std::optional<ValueType>>
+classifyBuiltinCType(const CTypeSyntax &T, const ArchABI &ABI);
 
 /// If resolving E needs debug info (names, members, dereferences of names),
 /// the byte range of the first part that does; otherwise std::nullopt.
@@ -145,7 +123,7 @@ std::optional<TextRange> partNeedingDebugInfo(const SpecExpr &E);
 /// argument, or for an expression the type it will be read as (its explicit
 /// fetch type, else the body parameter's type).
 struct ArgInput {
-  ScalarType Type;
+  ValueType Type;
   std::string ParamName; ///< the body parameter it binds to
 };
 
@@ -160,10 +138,11 @@ llvm::Expected<SitePlan> resolveWithoutDebugInfo(const ProbeSpec &Spec,
                                                  const ArchABI &ABI,
                                                  llvm::StringRef ConvName = "");
 
-/// The ValueType a scalar is fetched as; an error (at Range) for types
-/// whose values cannot be fetched from pt_regs or memory as a scalar.
-llvm::Expected<ValueType> valueTypeFor(const ScalarType &T, const ArchABI &ABI,
-                                       TextRange Range);
+/// What a plan records of a value of type T (Kind, Size, Signed); an error
+/// (at Range) for types whose values cannot be fetched from pt_regs or
+/// memory (floating point, __int128, void, aggregates of unknown size).
+llvm::Expected<ValueType> fetchedType(const ValueType &T, const ArchABI &ABI,
+                                      TextRange Range);
 
 // Choosing how to resolve (Resolver.cpp) ---------------------------------
 // The plugin and bpfprobe-resolve both use these, so a spec means the same
@@ -184,7 +163,7 @@ SitePlan sitePlanAtSymbol(const ProbeSpec &Spec, const ArchABI &ABI,
 /// The type an expression argument is read as when no body parameter gives
 /// it one: its explicit ':type', else a whole register, unsigned
 /// (kprobe_events' default).
-ScalarType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI);
+ValueType untypedArgType(const ProbeArg &Arg, const ArchABI &ABI);
 
 /// The BPF program name of site N (from 0) of the probe Base: Base itself
 /// for the first site, Base__N for the others (the inlined copies of a
@@ -278,7 +257,7 @@ struct ReturnLocation {
   enum KindTy { InRegisters, InMemory } Kind = InRegisters;
   std::unique_ptr<FetchExpr> Expr;
 };
-llvm::Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
+llvm::Expected<ReturnLocation> returnValueLocation(const ValueType &T,
                                                    const ArchABI &ABI,
                                                    const CallingConv &CC,
                                                    TextRange R);
@@ -289,7 +268,7 @@ llvm::Expected<ReturnLocation> returnValueLocation(const ScalarType &T,
 /// parameter I points. Resolvers that know a prototype but not locations
 /// (BTF) use it.
 llvm::Expected<std::vector<std::unique_ptr<FetchExpr>>>
-entryArgumentLocations(llvm::ArrayRef<ScalarType> Params, const ArchABI &ABI,
+entryArgumentLocations(llvm::ArrayRef<ValueType> Params, const ArchABI &ABI,
                        const CallingConv &CC,
                        llvm::ArrayRef<TextRange> Ranges = {});
 

@@ -400,7 +400,7 @@ Error checkItaniumSignature(const ProbeSpec &Spec, ArrayRef<ArgInput> Inputs) {
             " (and `this` first if it is a non-static method); the list has " +
             std::to_string(N));
   size_t First = N - Params.size();
-  if (First == 1 && Inputs[0].Type.Kind != ScalarType::Pointer)
+  if (First == 1 && Inputs[0].Type.Kind != ValueType::Pointer)
     return make_error<ResolveError>(
         Spec.Args[0].Range,
         "the first argument of the method '" + D->Full + "' is `this`, a "
@@ -408,9 +408,9 @@ Error checkItaniumSignature(const ProbeSpec &Spec, ArrayRef<ArgInput> Inputs) {
   for (size_t I = 0; I < Params.size(); ++I) {
     StringRef T = Params[I];
     const ProbeArg &A = Spec.Args[First + I];
-    const ScalarType &Have = Inputs[First + I].Type;
+    const ValueType &Have = Inputs[First + I].Type;
     if (T.ends_with("&")) {
-      if (Have.Kind != ScalarType::Pointer)
+      if (Have.Kind != ValueType::Pointer)
         return make_error<ResolveError>(
             A.Range, "parameter " + std::to_string(I + 1) + " of '" + D->Full +
                          "' is the reference '" + T.str() + "', passed as a "

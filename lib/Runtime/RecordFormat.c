@@ -82,6 +82,37 @@ static int type_bits(const char *type)
 	return bits > 0 && bits <= 64 ? bits : 0;
 }
 
+/*
+ * A float ("f32") or double ("f64") from the low bits of its slot, printed
+ * as gdb prints one: the shortest %g precision that always round-trips (9
+ * and 17 digits: 0.1 is 0.10000000000000001, 3.0 is 3), "inf", and a NaN
+ * with its mantissa bits ("-nan(0x8000000000000)"). In JSON a number, or
+ * a string where JSON has no number for it.
+ */
+static void put_float(struct out *o, bool single, __u64 v, bool json)
+{
+	bool neg = v >> (single ? 31 : 63) & 1;
+	__u64 mant = v & (single ? 0x7fffffull : 0xfffffffffffffull);
+	unsigned int exp = single ? (v >> 23 & 0xff) : (v >> 52 & 0x7ff);
+	bool special = exp == (single ? 0xffu : 0x7ffu);
+	const char *q = json && special ? "\"" : "";
+
+	if (special && mant) {
+		put(o, "%s%snan(0x%llx)%s", q, neg ? "-" : "", (unsigned long long)mant, q);
+	} else if (single) {
+		__u32 b = (__u32)v;
+		float f;
+
+		memcpy(&f, &b, sizeof(f));
+		put(o, "%s%.9g%s", q, (double)f, q);
+	} else {
+		double d;
+
+		memcpy(&d, &v, sizeof(d));
+		put(o, "%s%.17g%s", q, d, q);
+	}
+}
+
 static void put_value(struct out *o, const char *type, const void *slot,
 		      bool json)
 {
@@ -110,6 +141,10 @@ static void put_value(struct out *o, const char *type, const void *slot,
 		return;
 	}
 	memcpy(&v, slot, sizeof(v));
+	if (!strcmp(type, "f32") || !strcmp(type, "f64")) {
+		put_float(o, type[1] == '3', v, json);
+		return;
+	}
 	mask = bits == 64 || !bits ? ~0ull : (1ull << bits) - 1;
 	switch (bits ? type[0] : 0) {
 	case 's':

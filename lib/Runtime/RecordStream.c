@@ -155,6 +155,11 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 					hist, s->program);
 				return -EINVAL;
 			}
+			if (t[0] == 'f') {
+				pr_warn("--hist %s: in probe '%s' it is floating-point; the histogram counts integers\n",
+					hist, s->program);
+				return -EINVAL;
+			}
 			ctl.flags |= BPFPROBE_SITE_HIST;
 			ctl.hist_arg = a;
 			r->hist_arg[i] = (int)a;

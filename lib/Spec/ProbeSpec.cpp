@@ -46,22 +46,6 @@ StringRef probeKindName(ProbeKind K) {
   return "kprobe";
 }
 
-std::string FetchTypeSpec::name() const {
-  switch (Kind) {
-  case String:
-    return "string";
-  case UString:
-    return "ustring";
-  case Unsigned:
-    return "u" + utostr(Bits);
-  case Signed:
-    return "s" + utostr(Bits);
-  case Hex:
-    return "x" + utostr(Bits);
-  }
-  return "?";
-}
-
 static std::string sectionPrefix(ProbeKind K, StringRef Binary,
                                  StringRef Symbol) {
   std::string S = probeKindName(K).str() + "/";
@@ -203,7 +187,7 @@ void dumpExpr(const SpecExpr *E, unsigned Indent, raw_ostream &OS) {
   }
 }
 
-void dumpCType(const CTypeSpec &T, raw_ostream &OS) {
+void dumpCType(const CTypeSyntax &T, raw_ostream &OS) {
   OS << "  ctype ";
   writeQuoted(OS, T.Text);
   OS << ' ' << T.Range << '\n';
@@ -280,7 +264,7 @@ void dumpProbeSpec(const ProbeSpec &Spec, raw_ostream &OS) {
     if (A.Form != ProbeArg::Expression)
       dumpCType(A.Type, OS);
     if (A.FetchType)
-      OS << "  fetch " << A.FetchType->name() << ' ' << A.FetchType->Range
+      OS << "  fetch " << A.FetchType->Text << ' ' << A.FetchTypeRange
          << '\n';
     if (A.AtEntry)
       OS << "  at-entry " << A.EntryRange << '\n';
@@ -306,6 +290,8 @@ ProbeArg ProbeArg::clone() const {
     A.Expr = Expr->clone();
   A.Type = Type;
   A.FetchType = FetchType;
+  A.FetchTypeRange = FetchTypeRange;
+  A.FetchUserString = FetchUserString;
   A.AtEntry = AtEntry;
   A.EntryRange = EntryRange;
   A.Range = Range;

@@ -6,6 +6,8 @@
 /// parseProbeSpec(). Every node keeps the byte range it came from in the
 /// annotation text so that diagnostics can put a caret on the exact character.
 /// Nothing here knows about Clang or DWARF; resolution happens in lib/Resolve.
+/// The one thing it takes from below is Target/ValueType.h: a written fetch
+/// type (`:u32`) is parsed into the value type it names.
 ///
 /// Grammar (DESIGN.md section 3):
 /// \code
@@ -30,6 +32,8 @@
 
 #ifndef BPFPROBE_SPEC_PROBESPEC_H
 #define BPFPROBE_SPEC_PROBESPEC_H
+
+#include "Target/ValueType.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -108,17 +112,6 @@ struct ProbePlace {
   TextRange LineRange;
 };
 
-/// An explicit fetch type written after ':' (`x:u32`, `p:string`).
-struct FetchTypeSpec {
-  enum KindTy { Unsigned, Signed, Hex, String, UString };
-  KindTy Kind = Unsigned;
-  unsigned Bits = 0; ///< 8, 16, 32 or 64 for the integer kinds, 0 for strings.
-  TextRange Range;
-
-  /// The spelling: "u32", "s8", "x64", "string", "ustring".
-  std::string name() const;
-};
-
 /// One node of an argument expression.
 struct SpecExpr {
   enum KindTy {
@@ -144,9 +137,12 @@ struct SpecExpr {
   std::unique_ptr<SpecExpr> clone() const;
 };
 
-/// A C type name used by calling-convention mode (`const char *`,
-/// `unsigned long`, `struct file *`, `size_t`).
-struct CTypeSpec {
+/// The words of a C type name as written, for calling-convention mode
+/// (`const char *`, `unsigned long`, `struct file *`, `size_t`): syntax
+/// only. What type it names is the front end's to decide (it resolves
+/// typedef and tag names, then lays the type out for the probed
+/// architecture as a ValueType, Target/TypeLayout.h).
+struct CTypeSyntax {
   /// Specifier and qualifier words in source order ("const", "unsigned",
   /// "long", "long", "struct", "file", a typedef name...).
   std::vector<std::string> Words;
@@ -168,8 +164,15 @@ struct ProbeArg {
   };
   FormKind Form = Expression;
   std::unique_ptr<SpecExpr> Expr; ///< Expression, IdentOrType
-  CTypeSpec Type;                 ///< CType, IdentOrType (Words = {ident})
-  std::optional<FetchTypeSpec> FetchType;
+  CTypeSyntax Type; ///< CType, IdentOrType (Words = {ident})
+  /// An explicit fetch type written after ':', as the value type it names
+  /// (Target/ValueType.h), its Text the spelling: `x:u32` an unsigned
+  /// 4-byte Int ("u32"), `x:s8` a signed 1-byte Int, `x:x64` an 8-byte
+  /// Pointer (printed as hex), `p:string` and `p:ustring` a String (Size 0:
+  /// the resolver sets the copy's size).
+  std::optional<ValueType> FetchType;
+  TextRange FetchTypeRange; ///< the written type, after the ':'
+  bool FetchUserString = false; ///< ":ustring": user memory even in a kprobe
   /// `@entry(expr)`: Expr is the inner expression, whose value is taken at
   /// the function's entry and handed to the return probe (kretprobe,
   /// uretprobe, fexit). EntryRange covers `@entry(...)`.

@@ -134,7 +134,7 @@ private:
   bool startsEntry(unsigned At) const;
   Error parseArgFetchType(ProbeArg &A, unsigned &End);
   bool startsCType() const;
-  Error parseCType(CTypeSpec &T);
+  Error parseCType(CTypeSyntax &T);
   Error parseFetchType(ProbeArg &A);
   ExprResult parseUnary(unsigned Depth);
   ExprResult parsePostfix(unsigned Depth);
@@ -832,7 +832,7 @@ bool SpecParser::startsCType() const {
   return P < Text.size() && (isIdentStart(Text[P]) || Text[P] == '*');
 }
 
-Error SpecParser::parseCType(CTypeSpec &T) {
+Error SpecParser::parseCType(CTypeSyntax &T) {
   unsigned B = Pos, End = Pos;
   bool HaveBase = false, HaveNamed = false;
   auto written = [&] { return join(T.Words, " "); };
@@ -921,31 +921,30 @@ Error SpecParser::parseFetchType(ProbeArg &A) {
   StringRef W = slice(B, Pos);
   if (W.empty())
     return expected(B, "a fetch type after ':'");
-  FetchTypeSpec F;
-  F.Range = {B, Pos};
-  if (W == "string") {
-    F.Kind = FetchTypeSpec::String;
-  } else if (W == "ustring") {
-    F.Kind = FetchTypeSpec::UString;
+  ValueType F;
+  F.Text = W.str();
+  if (W == "string" || W == "ustring") {
+    F.Kind = ValueType::String;
   } else {
     StringRef Bits = W.drop_front();
     unsigned N = 0;
     bool GoodBits = (Bits == "8" || Bits == "16" || Bits == "32" ||
                      Bits == "64") &&
                     !Bits.getAsInteger(10, N);
-    if (W[0] == 'u' && GoodBits)
-      F.Kind = FetchTypeSpec::Unsigned;
-    else if (W[0] == 's' && GoodBits)
-      F.Kind = FetchTypeSpec::Signed;
+    if ((W[0] == 'u' || W[0] == 's') && GoodBits)
+      F.Kind = ValueType::Int;
     else if (W[0] == 'x' && GoodBits)
-      F.Kind = FetchTypeSpec::Hex;
+      F.Kind = ValueType::Pointer; // printed as hex
     else
       return error(B, "unknown fetch type '" + W +
                           "'; expected u8..u64, s8..s64, x8..x64, string or "
                           "ustring");
-    F.Bits = N;
+    F.Size = N / 8;
+    F.Signed = W[0] == 's';
   }
-  A.FetchType = F;
+  A.FetchType = std::move(F);
+  A.FetchTypeRange = {B, Pos};
+  A.FetchUserString = W == "ustring";
   return Error::success();
 }
 

@@ -19,6 +19,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -67,6 +75,36 @@ enum : unsigned { X0 = 0, X1 = 1, X2, X3, X4, X5, X6, X7, SP = 31, PC = 32 };
 static const unsigned Args[] = {X0, X1, X2, X3, X4, X5, X6, X7};
 static const unsigned RetRegs[] = {X0, X1};
 
+namespace {
+/// Procedure Call Standard for the Arm 64-bit Architecture 6.8.
+class AAPCS64Rule final : public ArgRule {
+public:
+  ArgPlace aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                     ArrayRef<LayoutLeaf> Leaves) const override {
+    // C.2: a homogeneous floating-point aggregate goes to SIMD registers
+    // (the first one always does: an earlier floating-point argument
+    // would have been refused). Other aggregates with floating-point
+    // members are passed like integers (C.9-C.13).
+    if (homogeneousFloatSize(Size, Leaves, 4))
+      return ArgPlace::refuse("it is a homogeneous floating-point aggregate, "
+                              "passed in SIMD registers (AAPCS64 5.9.5, "
+                              "6.8.2 C.2), which struct pt_regs does not hold");
+    if (Size > 16) // B.4: copied to memory, passed by reference
+      return byReference(C, Size);
+    unsigned N = divideCeil(Size, 8);
+    if (Align >= 16) // C.10
+      C.NextReg = alignTo(C.NextReg, 2);
+    if (N <= C.freeRegs()) { // C.12
+      C.NextReg += N;
+      return C.regPieces(C.NextReg - N, N, Size);
+    }
+    C.NextReg = C.NRegs; // C.13
+    return ArgPlace::stack(C.takeStack(Size, std::max(8u, Align)), Size);
+  }
+};
+const AAPCS64Rule AAPCS64{};
+} // namespace
+
 extern const ArchABI ArchAArch64;
 const ArchABI ArchAArch64 = {
     /*Name=*/"aarch64",
@@ -79,8 +117,8 @@ const ArchABI ArchAArch64 = {
     /*Regs=*/AArch64Regs,
     /*SPReg=*/SP,
     /*IPReg=*/PC,
-    /*KernelCC=*/{"aapcs64", Args, 0, 8, RetRegs, ArgRule::AAPCS64, "AAPCS64 6.8.2"},
-    /*UserCC=*/{"aapcs64", Args, 0, 8, RetRegs, ArgRule::AAPCS64, "AAPCS64 6.8.2"},
+    /*KernelCC=*/{"aapcs64", Args, 0, 8, RetRegs, &AAPCS64, "AAPCS64 6.8.2"},
+    /*UserCC=*/{"aapcs64", Args, 0, 8, RetRegs, &AAPCS64, "AAPCS64 6.8.2"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/16,
     /*LongDoubleAlign=*/16,

@@ -35,23 +35,10 @@ struct RegInfo {
   const char *Aliases;
 };
 
-/// The psABI rule set that decides where values wider than a register,
-/// aggregates passed by value and arguments past the registers go. Each
-/// names one document; CallingConvention.cpp implements them.
-enum class ArgRule {
-  SysVX86_64,  ///< System V AMD64 psABI 3.2.3 (eightbyte classification)
-  I386Stack,   ///< System V i386 psABI 2.2 (cdecl): every argument on the stack
-  I386Regparm, ///< GCC/Clang -mregparm=3 (the i386 kernel): eax, edx, ecx
-  AAPCS64,     ///< Procedure Call Standard for the Arm 64-bit Architecture 6.8
-  AAPCS32,     ///< Procedure Call Standard for the Arm Architecture 6.5 (base, soft-float)
-  AAPCS32VFP,  ///< the same with the VFP variant (6.1.2, hard-float: armhf):
-               ///< floating-point values in VFP registers
-  RiscvLP64,   ///< RISC-V psABI, integer calling convention (lp64, lp64d)
-  LoongArchLP64, ///< LoongArch psABI, lp64d parameter passing
-  S390x,       ///< s390x ELF ABI 1.x, "Parameter Passing"
-  PPC64ELFv2,  ///< 64-bit ELF V2 ABI for Power 2.2.3 "Parameter Passing"
-  MipsN64,     ///< MIPSpro N32/N64 ABI handbook, "Calling Convention"
-};
+/// The psABI rule that decides where values wider than a register,
+/// aggregates passed by value and arguments past the registers go
+/// (ArgRule.h); each lives beside the table that uses it.
+class ArgRule;
 
 /// One calling convention: the integer argument registers in order, and the
 /// rule for arguments that do not fit in them.
@@ -68,7 +55,7 @@ struct CallingConv {
   /// one, if any, holds the high half of a double-width return.
   llvm::ArrayRef<unsigned> RetRegs;
   /// Where wide values, aggregates and overflow arguments go.
-  ArgRule Rule = ArgRule::SysVX86_64;
+  const ArgRule *Rule = nullptr;
   /// One line for diagnostics: the document and section of the rule.
   const char *RuleRef = "";
 };

@@ -30,6 +30,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -62,6 +70,76 @@ enum : unsigned { R0, R1, R2, R3, SP = 13, PC = 15 };
 static const unsigned Args[] = {R0, R1, R2, R3};
 static const unsigned RetRegs[] = {R0, R1};
 
+ArgPlace AAPCS32Rule::scalar(ArgCursor &C, unsigned Size, unsigned Align,
+                             bool IsFloat) const {
+  if (Size > C.W) {
+    // C.3: a double-word-aligned value starts at an even register;
+    // C.4: if it does not fit, NCRN = 4 and it goes to the stack,
+    // C.6: 8-aligned there.
+    C.NextReg = alignTo(C.NextReg, 2);
+    if (C.NextReg + 2 <= C.NRegs) {
+      C.NextReg += 2;
+      return C.regPieces(C.NextReg - 2, 2, Size);
+    }
+    C.NextReg = C.NRegs;
+    return ArgPlace::stack(C.takeStack(Size, 8), Size, 8);
+  }
+  return C.regOrSlot(Size, Align);
+}
+
+ArgPlace AAPCS32Rule::aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                                ArrayRef<LayoutLeaf> Leaves) const {
+  // VFP variant: a homogeneous aggregate of up to four floats or doubles
+  // is a VFP co-processor register candidate (6.1.2.1), passed in
+  // s0-s15/d0-d7. Base standard: floats in aggregates are in core
+  // registers too, and so are other aggregates in both.
+  if (VFP) {
+    unsigned E = homogeneousFloatSize(Size, Leaves, 4);
+    if (E == 4 || E == 8)
+      return ArgPlace::refuse(
+          "with the VFP variant of the procedure call standard (armhf), a "
+          "homogeneous floating-point aggregate is passed in VFP registers "
+          "(AAPCS 6.1.2.1, 6.5 C.2), which struct pt_regs does not hold; if "
+          "the program is built for the base standard (armel, soft or softfp "
+          "float ABI), ",
+          "aapcs");
+  }
+  unsigned N = divideCeil(Size, 4);
+  if (Align >= 8) // C.3
+    C.NextReg = alignTo(C.NextReg, 2);
+  if (N <= C.freeRegs()) {
+    C.NextReg += N;
+    return C.regPieces(C.NextReg - N, N, Size);
+  }
+  if (C.freeRegs() && C.StackOff == 0) {
+    // C.5: split between the remaining core registers and the stack.
+    unsigned InRegs = C.freeRegs() * 4;
+    ArgPlace Regs = C.regPieces(C.NextReg, C.freeRegs(), InRegs);
+    if (!Regs.Pieces)
+      Regs.Parts[0].Size = InRegs;
+    ArgPlace P;
+    P.append(std::move(Regs));
+    P.append(ArgPlace::stack(C.takeStack(Size - InRegs, 4), Size - InRegs));
+    C.NextReg = C.NRegs;
+    return P;
+  }
+  C.NextReg = C.NRegs; // C.4
+  return ArgPlace::stack(C.takeStack(Size, Align >= 8 ? 8 : 4), Size);
+}
+
+ArgPlace AAPCS32Rule::floatInFPRegister(const CallingConv &CC) const {
+  if (!VFP)
+    return ArgRule::floatInFPRegister(CC);
+  return ArgPlace::refuse(
+      "with the VFP variant of the procedure call standard (armhf) it is "
+      "passed in a VFP register (AAPCS 6.1.2, 6.5 C.1), which struct pt_regs "
+      "does not hold; if the program is built for the base standard (armel, "
+      "soft or softfp float ABI), ",
+      "aapcs");
+}
+
+const AAPCS32Rule AAPCS32Base(/*VFP=*/false), AAPCS32VFP(/*VFP=*/true);
+
 extern const ArchABI ArchARM;
 const ArchABI ArchARM = {
     /*Name=*/"arm",
@@ -74,8 +152,8 @@ const ArchABI ArchARM = {
     /*Regs=*/ARMRegs,
     /*SPReg=*/SP,
     /*IPReg=*/PC,
-    /*KernelCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
-    /*UserCC=*/{"aapcs-vfp", Args, 0, 4, RetRegs, ArgRule::AAPCS32VFP,
+    /*KernelCC=*/{"aapcs", Args, 0, 4, RetRegs, &AAPCS32Base, "AAPCS 6.5"},
+    /*UserCC=*/{"aapcs-vfp", Args, 0, 4, RetRegs, &AAPCS32VFP,
                 "AAPCS 6.5, VFP variant (6.1.2)"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/8,

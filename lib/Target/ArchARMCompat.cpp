@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
 
 namespace bpfprobe {
 
@@ -59,8 +60,8 @@ const ArchABI ArchARMCompat = {
     /*Regs=*/ARMCompatRegs,
     /*SPReg=*/SP,
     /*IPReg=*/PC,
-    /*KernelCC=*/{"aapcs", Args, 0, 4, RetRegs, ArgRule::AAPCS32, "AAPCS 6.5"},
-    /*UserCC=*/{"aapcs-vfp", Args, 0, 4, RetRegs, ArgRule::AAPCS32VFP,
+    /*KernelCC=*/{"aapcs", Args, 0, 4, RetRegs, &AAPCS32Base, "AAPCS 6.5"},
+    /*UserCC=*/{"aapcs-vfp", Args, 0, 4, RetRegs, &AAPCS32VFP,
                 "AAPCS 6.5, VFP variant (6.1.2)"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/8,

@@ -24,6 +24,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -57,6 +64,109 @@ enum : unsigned {
 static const unsigned Regparm3Args[] = {AX, DX, CX};
 static const unsigned RetRegs[] = {AX, DX};
 
+// psABI 2.2: each argument in 4-byte units, no extra alignment.
+ArgPlace I386CdeclRule::scalar(ArgCursor &C, unsigned Size, unsigned Align,
+                               bool IsFloat) const {
+  return ArgPlace::stack(C.takeStack(Size, 4), Size, 4);
+}
+
+ArgPlace I386CdeclRule::aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                                  ArrayRef<LayoutLeaf> Leaves) const {
+  return ArgPlace::stack(C.takeStack(Size, 4), Size);
+}
+
+AggregateReturn I386CdeclRule::aggregateReturn(unsigned Size,
+                                               ArrayRef<LayoutLeaf> Leaves) const {
+  // i386 psABI 2.2: structures and unions are returned in the caller's
+  // buffer, whose address the callee returns in %eax.
+  return {AggregateReturn::InMemory, ""};
+}
+
+const I386CdeclRule I386Cdecl{};
+
+namespace {
+/// GCC/Clang -mregparm=3 (the i386 kernel): eax, edx, ecx, then the stack.
+class I386RegparmRule final : public ArgRule {
+public:
+  ArgPlace scalar(ArgCursor &C, unsigned Size, unsigned Align,
+                  bool IsFloat) const override {
+    // GCC (function_arg_advance_32) and Clang (X86_32ABIInfo::
+    // updateFreeRegs): an integer or pointer takes the next 1 or 2 of
+    // eax, edx, ecx; one that does not fit goes to the stack and leaves
+    // no register for later arguments. float and double go to the stack
+    // and take no register.
+    unsigned N = Size > C.W ? 2 : 1;
+    if (!IsFloat) {
+      if (auto Refused = divergence(C, N))
+        return std::move(*Refused);
+      if (N <= C.freeRegs()) {
+        C.NextReg += N;
+        return C.regPieces(C.NextReg - N, N, Size);
+      }
+      C.NextReg = C.NRegs;
+    }
+    return ArgPlace::stack(C.takeStack(Size, 4), Size, 4);
+  }
+
+  ArgPlace aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                     ArrayRef<LayoutLeaf> Leaves) const override {
+    // Like an integer of its size (GCC: an integer or BLKmode mode; Clang:
+    // class Integer), except a structure whose one member is a float or
+    // double (GCC: SFmode/DFmode; Clang: class Float), which goes to the
+    // stack and takes no register. One that does not fit in the free
+    // registers leaves none for later arguments.
+    unsigned N = divideCeil(Size, 4);
+    bool SingleFloat = isSingleFloat(Size, Leaves);
+    if (SingleFloat && Size > 8) {
+      // A structure of one long double: GCC (XFmode) passes it on the
+      // stack and keeps the registers; Clang (class Integer) passes it
+      // in registers if it fits, else on the stack and keeps none.
+      if (N <= C.freeRegs())
+        return ArgPlace::refuse(
+            "with -mregparm=3, GCC passes a structure of one long double on "
+            "the stack and Clang in registers; the table cannot know which "
+            "compiler built the code");
+      if (C.freeRegs())
+        C.GccFreeRegs = C.freeRegs(); // the compilers diverge after it
+      C.NextReg = C.NRegs;
+      return ArgPlace::stack(C.takeStack(Size, 4), Size);
+    }
+    if (!SingleFloat) {
+      if (auto Refused = divergence(C, N))
+        return std::move(*Refused);
+      if (N <= C.freeRegs()) {
+        C.NextReg += N;
+        return C.regPieces(C.NextReg - N, N, Size);
+      }
+      C.NextReg = C.NRegs;
+    }
+    return ArgPlace::stack(C.takeStack(Size, 4), Size);
+  }
+
+  bool floatTravelsAsInteger(const ArgCursor &C, unsigned Size) const override {
+    return true;
+  }
+
+private:
+  /// After the compilers diverged: an argument of N words that GCC would
+  /// put in its remaining registers is on the stack for Clang. One that
+  /// does not fit there goes to the stack in both, and they agree again.
+  static std::optional<ArgPlace> divergence(ArgCursor &C, unsigned N) {
+    if (!C.GccFreeRegs)
+      return std::nullopt;
+    if (N <= C.GccFreeRegs)
+      return ArgPlace::refuse("with -mregparm=3 after a structure of one "
+                              "long double that did not fit in the "
+                              "registers, GCC passes it in a register and "
+                              "Clang on the stack; the table cannot know "
+                              "which compiler built the code");
+    C.GccFreeRegs = 0;
+    return std::nullopt;
+  }
+};
+const I386RegparmRule I386Regparm{};
+} // namespace
+
 extern const ArchABI ArchI386;
 const ArchABI ArchI386 = {
     /*Name=*/"i386",
@@ -69,9 +179,9 @@ const ArchABI ArchI386 = {
     /*Regs=*/I386Regs,
     /*SPReg=*/SP,
     /*IPReg=*/IP,
-    /*KernelCC=*/{"regparm3", Regparm3Args, 4, 4, RetRegs, ArgRule::I386Regparm,
+    /*KernelCC=*/{"regparm3", Regparm3Args, 4, 4, RetRegs, &I386Regparm,
                   "i386 kernel, -mregparm=3: eax, edx, ecx, then the stack"},
-    /*UserCC=*/{"cdecl", {}, 4, 4, RetRegs, ArgRule::I386Stack,
+    /*UserCC=*/{"cdecl", {}, 4, 4, RetRegs, &I386Cdecl,
                 "System V i386 psABI 2.2: all arguments on the stack"},
     /*DoubleAlign=*/4,
     /*LongDoubleSize=*/12,

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
 
 namespace bpfprobe {
 
@@ -54,9 +55,9 @@ const ArchABI ArchIA32Compat = {
     /*Regs=*/IA32CompatRegs,
     /*SPReg=*/SP,
     /*IPReg=*/IP,
-    /*KernelCC=*/{"cdecl", {}, 4, 4, RetRegs, ArgRule::I386Stack,
+    /*KernelCC=*/{"cdecl", {}, 4, 4, RetRegs, &I386Cdecl,
                   "System V i386 psABI 2.2: all arguments on the stack"},
-    /*UserCC=*/{"cdecl", {}, 4, 4, RetRegs, ArgRule::I386Stack,
+    /*UserCC=*/{"cdecl", {}, 4, 4, RetRegs, &I386Cdecl,
                 "System V i386 psABI 2.2: all arguments on the stack"},
     /*DoubleAlign=*/4,
     /*LongDoubleSize=*/12,

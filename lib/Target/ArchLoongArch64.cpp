@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
 
 namespace bpfprobe {
 
@@ -72,6 +73,9 @@ enum : unsigned { R3 = 3, R4, R5, R6, R7, R8, R9, R10, R11, ERA = 33 };
 static const unsigned Args[] = {R4, R5, R6, R7, R8, R9, R10, R11};
 static const unsigned RetRegs[] = {R4, R5};
 
+// The psABI's parameter passing is the RISC-V one, rule for rule
+// (RiscvLP64Rule, ArchRISCV64.cpp).
+
 extern const ArchABI ArchLoongArch64;
 const ArchABI ArchLoongArch64 = {
     /*Name=*/"loongarch64",
@@ -84,9 +88,9 @@ const ArchABI ArchLoongArch64 = {
     /*Regs=*/LoongArch64Regs,
     /*SPReg=*/R3,
     /*IPReg=*/ERA,
-    /*KernelCC=*/{"lp64d", Args, 0, 8, RetRegs, ArgRule::LoongArchLP64,
+    /*KernelCC=*/{"lp64d", Args, 0, 8, RetRegs, &RiscvLP64,
                   "LoongArch ELF psABI, parameter passing"},
-    /*UserCC=*/{"lp64d", Args, 0, 8, RetRegs, ArgRule::LoongArchLP64,
+    /*UserCC=*/{"lp64d", Args, 0, 8, RetRegs, &RiscvLP64,
                 "LoongArch ELF psABI, parameter passing"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/16,

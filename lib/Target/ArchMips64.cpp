@@ -21,6 +21,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -73,6 +81,50 @@ enum : unsigned { R2 = 2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R29 = 29, EPC = 
 static const unsigned Args[] = {R4, R5, R6, R7, R8, R9, R10, R11};
 static const unsigned RetRegs[] = {R2, R3};
 
+namespace {
+/// MIPSpro N32/N64 ABI handbook, "Calling Convention": every argument
+/// doubleword has a register (the first eight) or a stack slot at
+/// 8*(N-8) (no home area); floating-point values take the FP register of
+/// their position.
+class MipsN64Rule final : public ArgRule {
+public:
+  ArgPlace scalar(ArgCursor &C, unsigned Size, unsigned Align,
+                  bool IsFloat) const override {
+    // One doubleword: its register, or its stack slot.
+    unsigned Wd = C.Words++;
+    if (Wd < C.NRegs)
+      return ArgPlace::reg(Wd);
+    return ArgPlace::stack(8 * (Wd - C.NRegs), Size, 8);
+  }
+
+  ArgPlace aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                     ArrayRef<LayoutLeaf> Leaves) const override {
+    // A doubleword of a structure that is one of its own double members
+    // goes to the FP register of its argument position while one is left
+    // (the first eight doublewords); the rest, float and long double
+    // members, doubles in nested structures or arrays, and unions,
+    // occupies doublewords like integers (GCC mips_function_arg: direct
+    // FIELD_DECLs of a RECORD_TYPE; Clang MipsABIInfo::HandleAggregates).
+    unsigned Start = Align >= 16 ? unsigned(alignTo(C.Words, 2)) : C.Words;
+    for (const LayoutLeaf &L : Leaves)
+      if (L.IsFloat && L.Direct && L.Size == 8 && L.Offset % 8 == 0 &&
+          Start + L.Offset / 8 < C.NRegs)
+        return ArgPlace::refuse("a doubleword of it that is a double is "
+                                "passed in an FP register (MIPS n64 ABI, "
+                                "chapter 3), which struct pt_regs does not "
+                                "hold");
+    return C.wordPieces(Size, Align, /*FirstStackWord=*/C.NRegs);
+  }
+
+  /// In the stack slots (the ninth argument position on); before that
+  /// n64 assigns FP registers by position.
+  bool floatTravelsAsInteger(const ArgCursor &C, unsigned Size) const override {
+    return C.Words >= C.NRegs;
+  }
+};
+const MipsN64Rule MipsN64{};
+} // namespace
+
 extern const ArchABI ArchMips64;
 const ArchABI ArchMips64 = {
     /*Name=*/"mips64",
@@ -85,8 +137,8 @@ const ArchABI ArchMips64 = {
     /*Regs=*/Mips64Regs,
     /*SPReg=*/R29,
     /*IPReg=*/EPC,
-    /*KernelCC=*/{"n64", Args, 0, 8, RetRegs, ArgRule::MipsN64, "MIPS n64 ABI, chapter 3"},
-    /*UserCC=*/{"n64", Args, 0, 8, RetRegs, ArgRule::MipsN64, "MIPS n64 ABI, chapter 3"},
+    /*KernelCC=*/{"n64", Args, 0, 8, RetRegs, &MipsN64, "MIPS n64 ABI, chapter 3"},
+    /*UserCC=*/{"n64", Args, 0, 8, RetRegs, &MipsN64, "MIPS n64 ABI, chapter 3"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/16,
     /*LongDoubleAlign=*/16,

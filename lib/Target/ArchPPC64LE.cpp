@@ -21,6 +21,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -79,6 +87,40 @@ enum : unsigned { R1 = 1, R3 = 3, R4, R5, R6, R7, R8, R9, R10, NIP = 32 };
 static const unsigned Args[] = {R3, R4, R5, R6, R7, R8, R9, R10};
 static const unsigned RetRegs[] = {R3, R4};
 
+namespace {
+/// 64-bit ELF V2 ABI for Power 2.2.3 "Parameter Passing": every argument
+/// doubleword has a register (the first eight) and a stack slot at 8*N (the
+/// parameter save area shadows the registers).
+class PPC64ELFv2Rule final : public ArgRule {
+public:
+  ArgPlace scalar(ArgCursor &C, unsigned Size, unsigned Align,
+                  bool IsFloat) const override {
+    // One doubleword: its register, or its stack slot.
+    unsigned Wd = C.Words++;
+    if (Wd < C.NRegs)
+      return ArgPlace::reg(Wd);
+    return ArgPlace::stack(8 * Wd, Size, 8);
+  }
+
+  ArgPlace aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                     ArrayRef<LayoutLeaf> Leaves) const override {
+    // 2.2.4.1: a homogeneous aggregate of up to eight floats or doubles
+    // goes to FP registers (the first one always finds them free); other
+    // aggregates occupy doublewords like integers.
+    unsigned E = homogeneousFloatSize(Size, Leaves, 8);
+    bool Wide = llvm::any_of(Leaves, [](const LayoutLeaf &L) {
+      return L.IsFloat && L.Size > 8;
+    });
+    if (E || Wide)
+      return ArgPlace::refuse("it is a homogeneous floating-point aggregate, "
+                              "passed in FP registers (64-bit ELF V2 ABI "
+                              "2.2.4.1), which struct pt_regs does not hold");
+    return C.wordPieces(Size, Align, /*FirstStackWord=*/0);
+  }
+};
+const PPC64ELFv2Rule PPC64ELFv2{};
+} // namespace
+
 extern const ArchABI ArchPPC64LE;
 const ArchABI ArchPPC64LE = {
     /*Name=*/"powerpc64le",
@@ -91,9 +133,9 @@ const ArchABI ArchPPC64LE = {
     /*Regs=*/PPC64LERegs,
     /*SPReg=*/R1,
     /*IPReg=*/NIP,
-    /*KernelCC=*/{"elfv2", Args, 32, 8, RetRegs, ArgRule::PPC64ELFv2,
+    /*KernelCC=*/{"elfv2", Args, 32, 8, RetRegs, &PPC64ELFv2,
                   "64-bit ELF V2 ABI 2.2.3"},
-    /*UserCC=*/{"elfv2", Args, 32, 8, RetRegs, ArgRule::PPC64ELFv2,
+    /*UserCC=*/{"elfv2", Args, 32, 8, RetRegs, &PPC64ELFv2,
                 "64-bit ELF V2 ABI 2.2.3"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/16,

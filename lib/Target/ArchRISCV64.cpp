@@ -19,6 +19,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -67,6 +75,54 @@ enum : unsigned {
 static const unsigned Args[] = {A0, A1, A2, A3, A4, A5, A6, A7};
 static const unsigned RetRegs[] = {A0, A1};
 
+ArgPlace RiscvLP64Rule::aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                                  ArrayRef<LayoutLeaf> Leaves) const {
+  // Hardware floating-point convention: a structure that flattens
+  // (through nested structures and arrays, never unions) to one
+  // floating-point value, two, or one and one integer is passed in FP
+  // registers (the first such argument always finds them free), the
+  // mixed one only while an integer register is also free; anything
+  // else by the integer convention.
+  unsigned W = C.W;
+  bool HasFloat = llvm::any_of(Leaves, [](const LayoutLeaf &L) {
+    return L.IsFloat;
+  });
+  bool Union = llvm::any_of(Leaves, [](const LayoutLeaf &L) {
+    return L.InUnion;
+  });
+  if (HasFloat && !Union && Leaves.size() <= 2 &&
+      llvm::all_of(Leaves, [&](const LayoutLeaf &L) { return L.Size <= W; })) {
+    bool Mixed = Leaves.size() == 2 && Leaves[0].IsFloat != Leaves[1].IsFloat;
+    if (!Mixed || C.freeRegs())
+      return ArgPlace::refuse(Twine("it is passed in FP registers by the "
+                                    "hardware floating-point convention (") +
+                              C.CC.RuleRef +
+                              "), which struct pt_regs does not hold");
+  }
+  if (Size > 2 * W) // by reference
+    return byReference(C, Size);
+  unsigned N = divideCeil(Size, W);
+  // (Only variadic arguments with 2*XLEN alignment take an aligned,
+  // even-numbered pair; named ones take the next registers.)
+  if (N <= C.freeRegs()) {
+    C.NextReg += N;
+    return C.regPieces(C.NextReg - N, N, Size);
+  }
+  if (N == 2 && C.freeRegs() == 1) {
+    // The first half in the last register, the second on the stack.
+    ArgPlace P;
+    P.Pieces = true;
+    P.Parts.push_back({ArgPart::Reg, C.NextReg, W, 0});
+    P.Parts.push_back({ArgPart::Stack, C.takeStack(Size - W, W), Size - W, 0});
+    C.NextReg = C.NRegs;
+    return P;
+  }
+  C.NextReg = C.NRegs;
+  return ArgPlace::stack(C.takeStack(Size, std::max(W, Align)), Size);
+}
+
+const RiscvLP64Rule RiscvLP64{};
+
 extern const ArchABI ArchRISCV64;
 const ArchABI ArchRISCV64 = {
     /*Name=*/"riscv64",
@@ -79,9 +135,9 @@ const ArchABI ArchRISCV64 = {
     /*Regs=*/RISCV64Regs,
     /*SPReg=*/SP,
     /*IPReg=*/EPC,
-    /*KernelCC=*/{"lp64", Args, 0, 8, RetRegs, ArgRule::RiscvLP64,
+    /*KernelCC=*/{"lp64", Args, 0, 8, RetRegs, &RiscvLP64,
                   "RISC-V psABI, integer calling convention"},
-    /*UserCC=*/{"lp64", Args, 0, 8, RetRegs, ArgRule::RiscvLP64,
+    /*UserCC=*/{"lp64", Args, 0, 8, RetRegs, &RiscvLP64,
                 "RISC-V psABI, integer calling convention"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/16,

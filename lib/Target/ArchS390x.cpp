@@ -18,6 +18,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -51,6 +59,37 @@ enum : unsigned { ARGS, PSWMASK, PSWADDR, R0, R1, R2, R3, R4, R5, R6, R15 = R0 +
 static const unsigned Args[] = {R2, R3, R4, R5, R6};
 static const unsigned RetRegs[] = {R2};
 
+namespace {
+/// s390x ELF ABI 1.x, "Parameter Passing".
+class S390xRule final : public ArgRule {
+public:
+  ArgPlace aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                     ArrayRef<LayoutLeaf> Leaves) const override {
+    // A structure with exactly one member, a float or double, is passed
+    // like that member: in an FP register. Other small aggregates, with
+    // floating-point members or not, are passed like integers.
+    if (isSingleFloat(Size, Leaves) && (Size == 4 || Size == 8))
+      return ArgPlace::refuse("a structure with a single floating-point "
+                              "member is passed in an FP register (s390x ELF "
+                              "ABI, Parameter Passing), which struct pt_regs "
+                              "does not hold");
+    if (Size == 1 || Size == 2 || Size == 4 || Size == 8) {
+      // Passed as an integer of its size: in the low bytes of a
+      // register, or right-justified in a stack slot.
+      if (C.freeRegs()) {
+        ArgPlace P;
+        P.Pieces = true;
+        P.Parts.push_back({ArgPart::Reg, C.NextReg++, Size, 0});
+        return P;
+      }
+      return ArgPlace::stack(C.takeStack(8, 8), Size, 8);
+    }
+    return byReference(C, Size);
+  }
+};
+const S390xRule S390x{};
+} // namespace
+
 extern const ArchABI ArchS390x;
 const ArchABI ArchS390x = {
     /*Name=*/"s390x",
@@ -63,9 +102,9 @@ const ArchABI ArchS390x = {
     /*Regs=*/S390xRegs,
     /*SPReg=*/R15,
     /*IPReg=*/PSWADDR,
-    /*KernelCC=*/{"s390x", Args, 160, 8, RetRegs, ArgRule::S390x,
+    /*KernelCC=*/{"s390x", Args, 160, 8, RetRegs, &S390x,
                   "s390x ELF ABI, Parameter Passing"},
-    /*UserCC=*/{"s390x", Args, 160, 8, RetRegs, ArgRule::S390x,
+    /*UserCC=*/{"s390x", Args, 160, 8, RetRegs, &S390x,
                 "s390x ELF ABI, Parameter Passing"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/16,

@@ -14,6 +14,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target/ArchABI.h"
+#include "Target/ArgRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
 
 namespace bpfprobe {
 
@@ -52,6 +60,75 @@ enum : unsigned {
 static const unsigned SysVArgs[] = {DI, SI, DX, CX, R8, R9};
 static const unsigned SysVRet[] = {AX, DX};
 
+namespace {
+/// System V AMD64 psABI 3.2.3: eightbyte classification.
+class SysVX86_64Rule final : public ArgRule {
+public:
+  ArgPlace aggregate(ArgCursor &C, unsigned Size, unsigned Align,
+                     ArrayRef<LayoutLeaf> Leaves) const override {
+    // 3.2.3: larger than two eightbytes, or with a long double (class
+    // X87): MEMORY. Otherwise each eightbyte is INTEGER unless all its
+    // members are float (SSE).
+    bool X87 = llvm::any_of(Leaves, [](const LayoutLeaf &L) {
+      return L.IsFloat && L.Size > 8;
+    });
+    if (Size > 16 || X87)
+      return ArgPlace::stack(C.takeStack(Size, std::max(8u, Align)), Size);
+    unsigned N = divideCeil(Size, 8), IntWords = 0;
+    bool SSE = false;
+    for (unsigned E = 0; E < N; ++E) {
+      bool Int = false, Any = false;
+      for (const LayoutLeaf &L : Leaves)
+        if (L.Offset < (E + 1) * 8 && L.Offset + L.Size > E * 8) {
+          Any = true;
+          Int |= !L.IsFloat;
+        }
+      if (Any && !Int)
+        SSE = true;
+      else
+        ++IntWords;
+    }
+    // An SSE eightbyte goes to an XMM register (the first such argument
+    // always finds one free) unless the INTEGER ones find no general
+    // registers: then the whole argument is on the stack.
+    if (SSE && IntWords <= C.freeRegs())
+      return ArgPlace::refuse("an eightbyte of it is of class SSE (System V "
+                              "AMD64 psABI 3.2.3) and travels in an XMM "
+                              "register, which struct pt_regs does not hold");
+    if (!SSE && N <= C.freeRegs()) {
+      C.NextReg += N;
+      return C.regPieces(C.NextReg - N, N, Size);
+    }
+    // "If there are no registers available for any eightbyte of an
+    // argument, the whole argument is passed on the stack."
+    return ArgPlace::stack(C.takeStack(Size, std::max(8u, Align)), Size);
+  }
+
+  AggregateReturn aggregateReturn(unsigned Size,
+                                  ArrayRef<LayoutLeaf> Leaves) const override {
+    // AMD64 psABI 3.2.3: larger than two eightbytes, or with an unaligned
+    // member: MEMORY, and %rax holds the caller's buffer on return.
+    bool Unaligned = llvm::any_of(Leaves, [](const LayoutLeaf &L) {
+      return L.Size && L.Offset % L.Size;
+    });
+    if (Size > 16 || Unaligned)
+      return {AggregateReturn::InMemory, ""};
+    // Eightbytes of only floating-point members are SSE, in %xmm0/%xmm1.
+    bool AnyFloat = llvm::any_of(Leaves, [](const LayoutLeaf &L) {
+      return L.IsFloat;
+    });
+    if (AnyFloat)
+      return {AggregateReturn::Refused,
+              "it is returned in SSE registers (AMD64 psABI 3.2.3), which "
+              "struct pt_regs does not hold"};
+    if (Size == 0)
+      return {AggregateReturn::Refused, "its size is not known"};
+    return {AggregateReturn::InRegs, ""};
+  }
+};
+const SysVX86_64Rule SysVRule;
+} // namespace
+
 extern const ArchABI ArchX86_64;
 const ArchABI ArchX86_64 = {
     /*Name=*/"x86_64",
@@ -64,9 +141,9 @@ const ArchABI ArchX86_64 = {
     /*Regs=*/X86_64Regs,
     /*SPReg=*/SP,
     /*IPReg=*/IP,
-    /*KernelCC=*/{"sysv", SysVArgs, 8, 8, SysVRet, ArgRule::SysVX86_64,
+    /*KernelCC=*/{"sysv", SysVArgs, 8, 8, SysVRet, &SysVRule,
                   "System V AMD64 psABI 3.2.3"},
-    /*UserCC=*/{"sysv", SysVArgs, 8, 8, SysVRet, ArgRule::SysVX86_64,
+    /*UserCC=*/{"sysv", SysVArgs, 8, 8, SysVRet, &SysVRule,
                 "System V AMD64 psABI 3.2.3"},
     /*DoubleAlign=*/8,
     /*LongDoubleSize=*/16,

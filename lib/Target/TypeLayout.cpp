@@ -19,7 +19,7 @@ using namespace llvm;
 namespace bpfprobe {
 
 static bool scalarLayout(const CTypeDesc &T, const ArchABI &ABI,
-                         TargetLayout &L) {
+                         ValueType &L) {
   auto Set = [&](unsigned Size, unsigned Align, bool Signed, bool Float) {
     L.Size = Size;
     L.Align = Align;
@@ -63,7 +63,7 @@ static bool scalarLayout(const CTypeDesc &T, const ArchABI &ABI,
 }
 
 static Error layoutInto(const CTypeDesc &T, const ArchABI &ABI,
-                        TargetLayout &L, unsigned Depth) {
+                        ValueType &L, unsigned Depth) {
   if (Depth > 32)
     return fail("type nested too deeply");
   if (scalarLayout(T, ABI, L))
@@ -76,7 +76,7 @@ static Error layoutInto(const CTypeDesc &T, const ArchABI &ABI,
   case CTypeDesc::Array: {
     if (T.Members.size() != 1)
       return fail("array without an element type");
-    TargetLayout E;
+    ValueType E;
     if (Error Err = layoutInto(T.Members[0], ABI, E, Depth + 1))
       return Err;
     L.Align = E.Align;
@@ -91,7 +91,7 @@ static Error layoutInto(const CTypeDesc &T, const ArchABI &ABI,
   case CTypeDesc::Union: {
     unsigned Off = 0, Align = 1, Size = 0;
     for (const CTypeDesc &M : T.Members) {
-      TargetLayout F;
+      ValueType F;
       if (Error Err = layoutInto(M, ABI, F, Depth + 1))
         return Err;
       bool IsUnion = T.Kind == CTypeDesc::Union;
@@ -120,14 +120,39 @@ static Error layoutInto(const CTypeDesc &T, const ArchABI &ABI,
   }
 }
 
-Expected<TargetLayout> layoutType(const CTypeDesc &T, const ArchABI &ABI) {
-  TargetLayout L;
+/// The kind a laid-out T has as a whole.
+static ValueType::KindTy kindOf(const CTypeDesc &T) {
+  switch (T.Kind) {
+  case CTypeDesc::Record:
+  case CTypeDesc::Union:
+  case CTypeDesc::Array:
+    return ValueType::Aggregate;
+  case CTypeDesc::Bool:
+    return ValueType::Bool;
+  case CTypeDesc::Pointer:
+    return ValueType::Pointer;
+  case CTypeDesc::Float:
+  case CTypeDesc::Double:
+  case CTypeDesc::LongDouble:
+    return ValueType::Float;
+  case CTypeDesc::Int128:
+    return ValueType::Int128;
+  case CTypeDesc::Void:
+    return ValueType::Void;
+  default:
+    return ValueType::Int;
+  }
+}
+
+Expected<ValueType> layoutType(const CTypeDesc &T, const ArchABI &ABI) {
+  ValueType L;
   if (Error Err = layoutInto(T, ABI, L, 0))
     return std::move(Err);
   if ((T.Kind == CTypeDesc::Record || T.Kind == CTypeDesc::Union) &&
       L.Size == 0)
     return fail("empty aggregates are passed differently by C and C++ and "
                 "not at all by some ABIs");
+  L.Kind = kindOf(T);
   return L;
 }
 

@@ -6,12 +6,15 @@
 /// being probed was compiled for another architecture. The front end
 /// therefore describes a C type in target-independent terms (CTypeDesc:
 /// "long", "a struct of int and char *") and this file lays it out by the
-/// probed architecture's data model (ArchABI sizes and alignments): size,
-/// alignment, and the scalar leaves a calling convention classifies.
+/// probed architecture's data model (ArchABI sizes and alignments) into a
+/// ValueType (ValueType.h): kind, size, alignment, and the scalar leaves a
+/// calling convention classifies.
 //===----------------------------------------------------------------------===//
 
 #ifndef BPFPROBE_TARGET_TYPELAYOUT_H
 #define BPFPROBE_TARGET_TYPELAYOUT_H
+
+#include "Target/ValueType.h"
 
 #include "llvm/Support/Error.h"
 
@@ -54,30 +57,11 @@ struct CTypeDesc {
   std::string Why;          ///< Unsupported: why ("bit-field 'x'")
 };
 
-/// One scalar piece of a laid-out type at its byte offset.
-struct LayoutLeaf {
-  unsigned Offset = 0;
-  unsigned Size = 0;
-  bool IsFloat = false;
-  /// A member of a union, at some level (the RISC-V and LoongArch
-  /// floating-point conventions do not flatten unions).
-  bool InUnion = false;
-  /// A scalar member of the outermost structure itself, not inside a
-  /// nested structure, union or array (MIPS n64 looks only at those).
-  bool Direct = false;
-};
-
-/// A type laid out for one architecture.
-struct TargetLayout {
-  unsigned Size = 0;
-  unsigned Align = 1;
-  bool Signed = false;                ///< scalars
-  std::vector<LayoutLeaf> Leaves;     ///< scalar leaves, by offset
-};
-
-/// Lays T out by ABI's data model; an error (plain text, no location) for
-/// Unsupported parts and incomplete or zero-sized aggregates.
-llvm::Expected<TargetLayout> layoutType(const CTypeDesc &T, const ArchABI &ABI);
+/// Lays T out by ABI's data model: its ValueType (Kind, Size, Align,
+/// Signed, Leaves; Text is left empty). An error
+/// (plain text, no location) for Unsupported parts and incomplete or
+/// zero-sized aggregates.
+llvm::Expected<ValueType> layoutType(const CTypeDesc &T, const ArchABI &ABI);
 
 } // namespace bpfprobe
 

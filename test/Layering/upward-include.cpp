@@ -1,4 +1,4 @@
-// The libraries' dependency order (Spec, Target <- Plan <- Resolve) is the
+// The libraries' dependency order (Target <- Spec, Plan <- Resolve) is the
 // build's: each library compiles against an include root generated for it
 // (lib/CMakeLists.txt) that holds only its own directory and those of its
 // dependencies. A file compiled as lib/Spec is compiled finds Spec's own

@@ -62,7 +62,7 @@ static void checkSpec(const ProbeSpec &S, StringRef Text) {
       FUZZ_CHECK(!A.Type.Words.empty() && !A.Type.Text.empty());
     }
     if (A.FetchType)
-      checkRange(A.FetchType->Range, Text.size());
+      checkRange(A.FetchTypeRange, Text.size());
   }
 
   std::string Dump;

@@ -9,12 +9,12 @@ bpfprobe's table names for the same role (first five argument registers of
 the convention libbpf models, the return register, the stack pointer, the
 instruction pointer).
 
-  abi-libbpf-oracle.py --clang clang --objdump llvm-objdump [--arch NAME...]
+  python3 test/ABI/oracle/libbpf.py --clang clang --objdump llvm-objdump [--arch NAME...]
 """
 import argparse, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SRC = os.path.dirname(HERE)
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))  # test/ABI/oracle/
 INPUT = os.path.join(SRC, "test", "Inputs", "abi", "pt-regs-libbpf.bpf.c")
 
 # bpfprobe arch, libbpf macro, include dir, table file, expected register
