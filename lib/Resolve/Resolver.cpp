@@ -163,10 +163,60 @@ static Expected<Resolution> resolveWithEntry(const ProbeSpec &Spec,
   return std::move(R);
 }
 
+/// Every plan a resolver made must be one the pass accepts: the pass runs
+/// validate() (FetchPlan.h) on what it reads back, and a plan it refused
+/// there would be a compile error with no place in the annotation that
+/// blames the user for a resolver's mistake. Runs the same checks here and
+/// refuses the value at its argument instead, saying it is ours.
+static Error checkPlans(const Resolution &R, const ProbeSpec &Spec,
+                        const ArchABI &ABI) {
+  auto Refuse = [&](TextRange At, const std::string &What,
+                    const std::string &Why) {
+    return make_error<ResolveError>(
+        At, "cannot fetch " + What + ": bpfprobe made a plan for it that " +
+                "its own code generation refuses (" + Why +
+                "); this is a bpfprobe bug, please report it");
+  };
+  for (const SitePlan &Site : R.Plans) {
+    bool Parallel = Site.Args.size() == Spec.Args.size();
+    for (size_t I = 0; I < Site.Args.size(); ++I)
+      if (Error E = validateArg(Site.Args[I], ABI)) {
+        std::string Why = toString(std::move(E));
+        if (!Parallel)
+          return Refuse(Spec.ArgListRange, "the arguments", Why);
+        return Refuse(Spec.Args[I].Range, "'" + Spec.Args[I].Text + "'",
+                      Why);
+      }
+    if (Error E = validate(Site, ABI))
+      return Refuse(Spec.ArgListRange, "the arguments",
+                    toString(std::move(E)));
+  }
+  return Error::success();
+}
+
+static Expected<Resolution> resolveUnchecked(const ProbeSpec &Spec,
+                                             ArrayRef<ArgInput> Inputs,
+                                             const ArchABI &ABI,
+                                             DebugInfo *DI, StringRef ConvName,
+                                             const BtfTypes *BTF);
+
 Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                   ArrayRef<ArgInput> Inputs,
                                   const ArchABI &ABI, DebugInfo *DI,
                                   StringRef ConvName, const BtfTypes *BTF) {
+  auto R = resolveUnchecked(Spec, Inputs, ABI, DI, ConvName, BTF);
+  if (!R)
+    return R.takeError();
+  if (Error E = checkPlans(*R, Spec, ABI))
+    return std::move(E);
+  return R;
+}
+
+static Expected<Resolution> resolveUnchecked(const ProbeSpec &Spec,
+                                             ArrayRef<ArgInput> Inputs,
+                                             const ArchABI &ABI,
+                                             DebugInfo *DI, StringRef ConvName,
+                                             const BtfTypes *BTF) {
   if (llvm::any_of(Spec.Args, [](const ProbeArg &A) { return A.AtEntry; }))
     return resolveWithEntry(Spec, Inputs, ABI, DI, ConvName, BTF);
   Resolution R;
