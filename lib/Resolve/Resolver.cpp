@@ -163,11 +163,12 @@ static Expected<Resolution> resolveWithEntry(const ProbeSpec &Spec,
   return std::move(R);
 }
 
-/// Every plan a resolver made must be one the pass accepts: the pass runs
-/// validate() (FetchPlan.h) on what it reads back, and a plan it refused
-/// there would be a compile error with no place in the annotation that
-/// blames the user for a resolver's mistake. Runs the same checks here and
-/// refuses the value at its argument instead, saying it is ours.
+/// Every plan a resolver made must be one the pass accepts. The pass runs
+/// validate() (FetchPlan.h) on the plan it reads back, and a refusal there
+/// is a compile error with no place in the annotation, which blames the
+/// user for a resolver's mistake. So each argument gets validate()'s own
+/// checks (validateArg) here, on every site, and one that fails is refused
+/// at its argument as a bpfprobe bug.
 static Error checkPlans(const Resolution &R, const ProbeSpec &Spec,
                         const ArchABI &ABI) {
   auto Refuse = [&](TextRange At, const std::string &What,
@@ -179,7 +180,13 @@ static Error checkPlans(const Resolution &R, const ProbeSpec &Spec,
   };
   for (const SitePlan &Site : R.Plans) {
     bool Parallel = Site.Args.size() == Spec.Args.size();
-    for (size_t I = 0; I < Site.Args.size(); ++I)
+    for (size_t I = 0; I < Site.Args.size(); ++I) {
+      // A copy over the stack budget is the user's to change:
+      // checkStackBudget refuses it in those terms.
+      const ValueType &T = Site.Args[I].Type;
+      if ((T.Kind == ValueType::String || T.Kind == ValueType::Aggregate) &&
+          T.Size > PrologueStackBudget)
+        continue;
       if (Error E = validateArg(Site.Args[I], ABI)) {
         std::string Why = toString(std::move(E));
         if (!Parallel)
@@ -187,10 +194,11 @@ static Error checkPlans(const Resolution &R, const ProbeSpec &Spec,
         return Refuse(Spec.Args[I].Range, "'" + Spec.Args[I].Text + "'",
                       Why);
       }
-    if (Error E = validate(Site, ABI))
-      return Refuse(Spec.ArgListRange, "the arguments",
-                    toString(std::move(E)));
+    }
   }
+  // The rest of validate() is the site's: its entry program, which the
+  // front end names, and the stack budget, which checkStackBudget refuses
+  // in the user's terms.
   return Error::success();
 }
 
