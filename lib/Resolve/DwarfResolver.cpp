@@ -2229,13 +2229,32 @@ aggregateBytes(Located L, unsigned Size) {
   case Located::Memory:
     return FetchExpr::deref(std::move(L.Expr), Size);
   case Located::Value:
-    if (Size > 8)
-      break;
-    return std::move(L.Expr);
+    if (Size <= 8)
+      return std::move(L.Expr);
+    if (L.Expr->Kind == FetchExpr::Const && L.Expr->Value == 0) {
+      // A zero stack value in a piece wider than a register (memberOf):
+      // zeros, in parts of at most 8 bytes.
+      std::vector<std::unique_ptr<FetchExpr>> Parts;
+      std::vector<unsigned> Sizes;
+      for (unsigned Left = Size; Left;) {
+        unsigned N = Left >= 8 ? 8 : Left >= 4 ? 4 : Left >= 2 ? 2 : 1;
+        Parts.push_back(FetchExpr::constant(0));
+        Sizes.push_back(N);
+        Left -= N;
+      }
+      return FetchExpr::pieces(std::move(Parts), std::move(Sizes));
+    }
+    break;
   case Located::Pieces: {
     std::vector<std::unique_ptr<FetchExpr>> Parts;
     std::vector<unsigned> Sizes;
     for (Located::Piece &P : L.Parts) {
+      // Bytes are copied whole: a DW_OP_bit_piece that is not whole bytes
+      // from bit 0 would shift what follows it.
+      if (P.BitOffset != 0 || (P.BitSize && P.BitSize != P.Size * 8))
+        return createStringError(inconvertibleErrorCode(),
+                                 "part of it is a DW_OP_bit_piece that is "
+                                 "not whole bytes");
       auto Sub = aggregateBytes(std::move(*P.Loc), P.Size);
       if (!Sub)
         return Sub.takeError();
