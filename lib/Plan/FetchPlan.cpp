@@ -834,7 +834,7 @@ private:
 };
 } // namespace
 
-static Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
+Error validateArg(const ArgPlan &A, const ArchABI &ABI) {
   auto Fail = [&](const Twine &Msg) {
     return fail("argument '" + A.Name + "': " + Msg);
   };

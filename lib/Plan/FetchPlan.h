@@ -271,6 +271,9 @@ llvm::Expected<SitePlan> parsePlan(llvm::StringRef Text);
 /// bit ranges within their value, pieces that add up, operation codes,
 /// tree depth and size, value types, and the stack budget.
 llvm::Error validate(const SitePlan &Site, const ArchABI &ABI);
+/// The checks of validate() on one argument alone (its value type and
+/// expression), for a resolver to point a failure at that argument.
+llvm::Error validateArg(const ArgPlan &A, const ArchABI &ABI);
 
 /// Slots of a BPF trampoline's context: MAX_BPF_FUNC_ARGS (12) arguments
 /// and fexit's return value.

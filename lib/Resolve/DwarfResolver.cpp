@@ -1780,7 +1780,8 @@ DwarfResolver::evalRetVal(const Site &S, const SpecExpr &E) {
     for (size_t I = 0; I < L->Expr->Parts.size(); ++I)
       P.Parts.push_back({L->Expr->PartSizes[I],
                          std::make_unique<Located>(Located::value(
-                             std::move(L->Expr->Parts[I])))});
+                             std::move(L->Expr->Parts[I]))),
+                         L->Expr->PartSizes[I] * 8, 0});
     return std::make_pair(std::move(P), RetType);
   }
   return std::make_pair(Located::value(std::move(L->Expr)), RetType);
@@ -1903,12 +1904,16 @@ DwarfResolver::evalIndex(const Site &S, const SpecExpr &E, Located Loc,
     if (Loc.Kind == Located::Pieces) {
       uint64_t PieceAt = 0;
       for (Located::Piece &P : Loc.Parts) {
+        // The element's bits within the piece's value (a DW_OP_bit_piece
+        // starts BitOffset bits into it), all within its 64 bits.
         if (At >= PieceAt && At + *ESize <= PieceAt + P.Size &&
-            P.Loc->Kind == Located::Value && P.Size <= 8)
+            P.Loc->Kind == Located::Value && P.Size <= 8 &&
+            (At - PieceAt + *ESize) * 8 <= P.BitSize &&
+            P.BitOffset + (At - PieceAt + *ESize) * 8 <= 64)
           return std::make_pair(
               Located::value(FetchExpr::bitfield(
-                  std::move(P.Loc->Expr), 8, (At - PieceAt) * 8,
-                  *ESize * 8, false)),
+                  std::move(P.Loc->Expr), 8,
+                  P.BitOffset + (At - PieceAt) * 8, *ESize * 8, false)),
               Elem);
         PieceAt += P.Size;
       }
@@ -2154,13 +2159,41 @@ DwarfResolver::memberOf(const Site &S, const SpecExpr &E, Located Loc,
     auto MSize = typeSize(MT, ABI.PointerSize).value_or(0);
     for (Located::Piece &P : Loc.Parts) {
       if (M->ByteOffset >= At && M->ByteOffset + MSize <= At + P.Size) {
-        if (P.Loc->Kind == Located::Memory)
+        // Bits of the member within what the piece describes.
+        uint64_t Pos = P.BitOffset + (M->ByteOffset - At) * 8;
+        uint64_t Bits = MSize * 8;
+        if (P.BitSize && (M->ByteOffset - At) * 8 + Bits > P.BitSize)
+          break; // beyond a DW_OP_bit_piece's bits: not described
+        if (P.Loc->Kind == Located::Memory) {
+          if (P.BitOffset % 8)
+            return notHereAt(E.Range,
+                             "member '" + E.Name + "' of '" + BaseText +
+                                 "' is in memory at a bit offset (" +
+                                 Twine(P.BitOffset) + ") at " + S.Where);
           Out = Located::memory(
-              FetchExpr::add(std::move(P.Loc->Expr), M->ByteOffset - At));
-        else if (P.Loc->Kind == Located::Value)
-          Out = Located::value(FetchExpr::bitfield(
-              std::move(P.Loc->Expr), 8, (M->ByteOffset - At) * 8,
-              MSize * 8, false));
+              FetchExpr::add(std::move(P.Loc->Expr), Pos / 8));
+        } else if (P.Loc->Kind == Located::Value) {
+          const FetchExpr &V = *P.Loc->Expr;
+          if (Pos + Bits <= 64 && P.Size <= 8) {
+            Out = Located::value(FetchExpr::bitfield(
+                std::move(P.Loc->Expr), 8, Pos, Bits, false));
+          } else if (V.Kind == FetchExpr::Const && V.Value == 0) {
+            // A zero stack value in a piece wider than a register
+            // (clang's `DW_OP_lit0, DW_OP_stack_value, DW_OP_piece 0x18`
+            // for members a memset cleared): every byte of it is zero, as
+            // gdb shows it.
+            Out = Located::value(FetchExpr::constant(0));
+          } else {
+            // DWARF gives a stack value (or register) of 8 bytes for a
+            // wider piece: the bytes past it are not described (gdb shows
+            // the whole piece as zeros), so nothing here is certain.
+            return notHereAt(E.Range,
+                             "member '" + E.Name + "' of '" + BaseText +
+                                 "' is in a " + Twine(P.Size) +
+                                 "-byte piece that DWARF describes by an "
+                                 "8-byte value at " + S.Where);
+          }
+        }
         break;
       }
       At += P.Size;
@@ -2196,13 +2229,32 @@ aggregateBytes(Located L, unsigned Size) {
   case Located::Memory:
     return FetchExpr::deref(std::move(L.Expr), Size);
   case Located::Value:
-    if (Size > 8)
-      break;
-    return std::move(L.Expr);
+    if (Size <= 8)
+      return std::move(L.Expr);
+    if (L.Expr->Kind == FetchExpr::Const && L.Expr->Value == 0) {
+      // A zero stack value in a piece wider than a register (memberOf):
+      // zeros, in parts of at most 8 bytes.
+      std::vector<std::unique_ptr<FetchExpr>> Parts;
+      std::vector<unsigned> Sizes;
+      for (unsigned Left = Size; Left;) {
+        unsigned N = Left >= 8 ? 8 : Left >= 4 ? 4 : Left >= 2 ? 2 : 1;
+        Parts.push_back(FetchExpr::constant(0));
+        Sizes.push_back(N);
+        Left -= N;
+      }
+      return FetchExpr::pieces(std::move(Parts), std::move(Sizes));
+    }
+    break;
   case Located::Pieces: {
     std::vector<std::unique_ptr<FetchExpr>> Parts;
     std::vector<unsigned> Sizes;
     for (Located::Piece &P : L.Parts) {
+      // Bytes are copied whole: a DW_OP_bit_piece that is not whole bytes
+      // from bit 0 would shift what follows it.
+      if (P.BitOffset != 0 || (P.BitSize && P.BitSize != P.Size * 8))
+        return createStringError(inconvertibleErrorCode(),
+                                 "part of it is a DW_OP_bit_piece that is "
+                                 "not whole bytes");
       auto Sub = aggregateBytes(std::move(*P.Loc), P.Size);
       if (!Sub)
         return Sub.takeError();
@@ -2253,7 +2305,9 @@ DwarfResolver::countedString(const Site &S, const Located &L, DWARFDie T,
         if (Part.Loc->Kind == Located::Memory)
           return FetchExpr::deref(
               FetchExpr::add(Part.Loc->Expr->clone(), Off - PieceAt), Size);
-        if (Part.Loc->Kind == Located::Value)
+        // A value is at most a register's 8 bytes (a wider piece of one
+        // is not described past them).
+        if (Part.Loc->Kind == Located::Value && Off - PieceAt + Size <= 8)
           return FetchExpr::bitfield(Part.Loc->Expr->clone(), 8,
                                      (Off - PieceAt) * 8, Size * 8, false);
         return nullptr;

@@ -163,10 +163,68 @@ static Expected<Resolution> resolveWithEntry(const ProbeSpec &Spec,
   return std::move(R);
 }
 
+/// Every plan a resolver made must be one the pass accepts. The pass runs
+/// validate() (FetchPlan.h) on the plan it reads back, and a refusal there
+/// is a compile error with no place in the annotation, which blames the
+/// user for a resolver's mistake. So each argument gets validate()'s own
+/// checks (validateArg) here, on every site, and one that fails is refused
+/// at its argument as a bpfprobe bug.
+static Error checkPlans(const Resolution &R, const ProbeSpec &Spec,
+                        const ArchABI &ABI) {
+  auto Refuse = [&](TextRange At, const std::string &What,
+                    const std::string &Why) {
+    return make_error<ResolveError>(
+        At, "cannot fetch " + What + ": bpfprobe made a plan for it that " +
+                "its own code generation refuses (" + Why +
+                "); this is a bpfprobe bug, please report it");
+  };
+  for (const SitePlan &Site : R.Plans) {
+    bool Parallel = Site.Args.size() == Spec.Args.size();
+    for (size_t I = 0; I < Site.Args.size(); ++I) {
+      // A copy over the stack budget is the user's to change:
+      // checkStackBudget refuses it in those terms.
+      const ValueType &T = Site.Args[I].Type;
+      if ((T.Kind == ValueType::String || T.Kind == ValueType::Aggregate) &&
+          T.Size > PrologueStackBudget)
+        continue;
+      if (Error E = validateArg(Site.Args[I], ABI)) {
+        std::string Why = toString(std::move(E));
+        if (!Parallel)
+          return Refuse(Spec.ArgListRange, "the arguments", Why);
+        return Refuse(Spec.Args[I].Range, "'" + Spec.Args[I].Text + "'",
+                      Why);
+      }
+    }
+  }
+  // The rest of validate() is the site's: its entry program, which the
+  // front end names, and the stack budget, which checkStackBudget refuses
+  // in the user's terms.
+  return Error::success();
+}
+
+static Expected<Resolution> resolveUnchecked(const ProbeSpec &Spec,
+                                             ArrayRef<ArgInput> Inputs,
+                                             const ArchABI &ABI,
+                                             DebugInfo *DI, StringRef ConvName,
+                                             const BtfTypes *BTF);
+
 Expected<Resolution> resolveProbe(const ProbeSpec &Spec,
                                   ArrayRef<ArgInput> Inputs,
                                   const ArchABI &ABI, DebugInfo *DI,
                                   StringRef ConvName, const BtfTypes *BTF) {
+  auto R = resolveUnchecked(Spec, Inputs, ABI, DI, ConvName, BTF);
+  if (!R)
+    return R.takeError();
+  if (Error E = checkPlans(*R, Spec, ABI))
+    return std::move(E);
+  return R;
+}
+
+static Expected<Resolution> resolveUnchecked(const ProbeSpec &Spec,
+                                             ArrayRef<ArgInput> Inputs,
+                                             const ArchABI &ABI,
+                                             DebugInfo *DI, StringRef ConvName,
+                                             const BtfTypes *BTF) {
   if (llvm::any_of(Spec.Args, [](const ProbeArg &A) { return A.AtEntry; }))
     return resolveWithEntry(Spec, Inputs, ABI, DI, ConvName, BTF);
   Resolution R;
