@@ -448,6 +448,15 @@ static void skip_pair(struct bpfprobe_attachment *att, size_t i, size_t j,
 	att->skipped_cnt++;
 }
 
+/* Sites i and j of a pair, both skipped: i failed with err, j goes with it. */
+static void skip_both(struct bpfprobe_attachment *att, size_t i, size_t j,
+		      int err)
+{
+	att->site_err[i] = err;
+	att->skipped_cnt++;
+	skip_pair(att, i, j, err);
+}
+
 /* The return site of \p i's pair when the pair was loaded as a session
  * program; -1 otherwise. */
 static long session_site(const struct attach_ctx *c, size_t i, long j)
@@ -720,9 +729,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			done[i] = done[j] = true;
 			err = attach_session(&c, att, &c.plans[r]);
 			if (err && partial) {
-				att->site_err[i] = err;
-				att->skipped_cnt++;
-				skip_pair(att, i, (size_t)j, err);
+				skip_both(att, i, (size_t)j, err);
 				first_err = first_err ? first_err : err;
 				continue;
 			}
@@ -741,9 +748,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			if (err && !c.dry_run)
 				bpf_link__destroy(att->links[--att->link_cnt]);
 			if (err && partial) {
-				att->site_err[j] = err;
-				att->skipped_cnt++;
-				skip_pair(att, (size_t)j, i, err);
+				skip_both(att, (size_t)j, i, err);
 				first_err = first_err ? first_err : err;
 				continue;
 			}

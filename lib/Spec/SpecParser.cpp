@@ -128,6 +128,7 @@ private:
   Error parseParams(ProbePlace &P, unsigned Close);
   Error parseSourcePlace(ProbePlace &P);
   Error parseOffset(ProbePlace &P);
+  Error parseFileLine(ProbePlace &P);
   Error parseArgList(ProbeSpec &S);
   Error parseArg(ProbeArg &A);
   Error parseEntryArg(ProbeArg &A);
@@ -549,22 +550,27 @@ Error SpecParser::parseOffset(ProbePlace &P) {
   return Error::success();
 }
 
+/// After a symbol: `@FILE:LINE` (Pos at the '@').
+Error SpecParser::parseFileLine(ProbePlace &P) {
+  ++Pos;
+  unsigned FB = Pos;
+  while (isPlaceChar(peek()))
+    ++Pos;
+  if (Pos == FB)
+    return expected(FB, "a source file name after '@'");
+  P.File = slice(FB, Pos).str();
+  P.FileRange = {FB, Pos};
+  if (peek() != ':')
+    return expected(Pos, "':' and a line number after the file name");
+  ++Pos;
+  return parseLine(P, /*AllowZero=*/false);
+}
+
 /// After a source name: `@FILE:LINE`, `:REL-LINE` or `+OFFSET`.
 Error SpecParser::parseSourcePlace(ProbePlace &P) {
   if (peek() == '@') {
     P.Form = ProbePlace::SymbolFileLine;
-    ++Pos;
-    unsigned FB = Pos;
-    while (isPlaceChar(peek()))
-      ++Pos;
-    if (Pos == FB)
-      return expected(FB, "a source file name after '@'");
-    P.File = slice(FB, Pos).str();
-    P.FileRange = {FB, Pos};
-    if (peek() != ':')
-      return expected(Pos, "':' and a line number after the file name");
-    ++Pos;
-    return parseLine(P, /*AllowZero=*/false);
+    return parseFileLine(P);
   }
   if (peek() == ':') {
     ++Pos;
@@ -609,18 +615,7 @@ Error SpecParser::parsePlace(ProbePlace &P) {
     P.Form = ProbePlace::SymbolFileLine;
     P.Symbol = Name.str();
     P.SymbolRange = {B, Pos};
-    ++Pos;
-    unsigned FB = Pos;
-    while (isPlaceChar(peek()))
-      ++Pos;
-    if (Pos == FB)
-      return expected(FB, "a source file name after '@'");
-    P.File = slice(FB, Pos).str();
-    P.FileRange = {FB, Pos};
-    if (peek() != ':')
-      return expected(Pos, "':' and a line number after the file name");
-    ++Pos;
-    return parseLine(P, /*AllowZero=*/false);
+    return parseFileLine(P);
   }
 
   if (peek() == ':') {
