@@ -451,6 +451,10 @@ private:
   Expected<Located> implicitPointee(const Site &S, Located L, int64_t Extra,
                                     const SpecExpr &E);
   Expected<ArgPlan> argPlan(const Site &S, const ProbeArg &Arg);
+  Expected<ArgPlan> stringArgPlan(const Site &S, const ProbeArg &Arg,
+                                  Located Loc, DWARFDie Type, ArgPlan P);
+  Expected<ValueType> argValueType(const ProbeArg &Arg, DWARFDie Type,
+                                   ArgPlan &P);
   /// The characters and the length of the string L of type T (a
   /// std::string, std::string_view, Rust &str or String; isCountedString),
   /// found by the member names of libstdc++, libc++ and Rust in the DWARF.
@@ -2411,95 +2415,93 @@ DwarfResolver::countedString(const Site &S, const Located &L, DWARFDie T,
   return std::move(C);
 }
 
-Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
-  if (Arg.Form == ProbeArg::CType)
-    return errorAt(Arg.Range, "C type arguments are for entry probes "
-                              "without debug info; name the values instead");
+/// argPlan for an argument fetched ':string' (or ':ustring'): Loc and Type
+/// are where Arg is and its DWARF type, P the plan with its names filled in.
+Expected<ArgPlan> DwarfResolver::stringArgPlan(const Site &S,
+                                               const ProbeArg &Arg,
+                                               Located Loc, DWARFDie Type,
+                                               ArgPlan P) {
   const SpecExpr &E = *Arg.Expr;
-  auto R = evalExpr(S, E, 0);
-  if (!R)
-    return R.takeError();
-  auto [Loc, Type] = std::move(*R);
-  ArgPlan P;
-  P.Name = Arg.Text;
-  P.Text = Arg.Text;
-  P.CType = typeName(Type);
-
-  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
-  if (FT && FT->Kind == ValueType::String) {
-    if (E.Kind == SpecExpr::Method)
-      return errorAt(Arg.FetchTypeRange,
-                     "'" + text(E.Range) + "' is a number; ':" + FT->Text +
-                         "' needs a string");
-    DWARFDie T = stripTypedefs(Type);
-    // A reference to a library string is the string.
-    if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
-              T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
-      DWARFDie Referent = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      if (!stdClassName(completeType(Referent)).empty()) {
-        auto Addr = valueOf(std::move(Loc), Type, E);
-        if (!Addr)
-          return Addr.takeError();
-        Loc = Located::memory(std::move(*Addr));
-        Type = Referent;
-        T = stripTypedefs(Type);
-      }
+  const ValueType *FT = &*Arg.FetchType;
+  if (E.Kind == SpecExpr::Method)
+    return errorAt(Arg.FetchTypeRange,
+                   "'" + text(E.Range) + "' is a number; ':" + FT->Text +
+                       "' needs a string");
+  DWARFDie T = stripTypedefs(Type);
+  // A reference to a library string is the string.
+  if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
+            T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
+    DWARFDie Referent = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    if (!stdClassName(completeType(Referent)).empty()) {
+      auto Addr = valueOf(std::move(Loc), Type, E);
+      if (!Addr)
+        return Addr.takeError();
+      Loc = Located::memory(std::move(*Addr));
+      Type = Referent;
+      T = stripTypedefs(Type);
     }
-    // A string that is a pointer and a length: its characters, up to the
-    // string limit, and its length beside them.
-    if (isCountedString(T, completeType(T))) {
-      auto C = countedString(S, Loc, T, E, Arg.FetchTypeRange);
-      if (!C)
-        return C.takeError();
-      if (!C->Chars)
-        return notHereAt(E.Range, "the pointer of '" + text(E.Range) +
-                                      "' is optimized out at " + S.Where +
-                                      " (its length is not: '" +
-                                      text(E.Range) + ".size()')");
-      P.Expr = std::move(C->Chars);
-      P.Length = std::move(C->Length);
-      P.Type.Kind = ValueType::String;
-      P.Type.Size = StringFetchSize;
-      P.UserString =
-          Arg.FetchUserString && !isUserProbe(Spec.Kind);
-      return std::move(P);
-    }
-    // A char array in memory is its own address; a pointer is read. The
-    // characters must be bytes: a string of ints would be garbage.
-    if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
-      DWARFDie Elem = stripTypedefs(
-          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
-      bool Bytes = !Elem; // void *
-      if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
-        Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
-      if (!Bytes)
-        return errorAt(Arg.FetchTypeRange,
-                       "':" + FT->Text + "' needs a pointer to char or a "
-                       "char array; '" + text(E.Range) + "' is a '" +
-                       typeName(Type) + "'");
-    }
-    std::unique_ptr<FetchExpr> Addr;
-    if (T && T.getTag() == dwarf::DW_TAG_array_type &&
-        Loc.Kind == Located::Memory) {
-      Addr = std::move(Loc.Expr);
-    } else if (isPointer(T) || !T) {
-      auto V = valueOf(std::move(Loc), T ? Type : DWARFDie(), E);
-      if (!V)
-        return V.takeError();
-      Addr = std::move(*V);
-    } else {
-      return errorAt(Arg.FetchTypeRange,
-                     "':" + FT->Text + "' needs a pointer or a char array; '" +
-                         text(E.Range) + "' is a '" + typeName(Type) + "'");
-    }
-    P.Expr = std::move(Addr);
+  }
+  // A string that is a pointer and a length: its characters, up to the
+  // string limit, and its length beside them.
+  if (isCountedString(T, completeType(T))) {
+    auto C = countedString(S, Loc, T, E, Arg.FetchTypeRange);
+    if (!C)
+      return C.takeError();
+    if (!C->Chars)
+      return notHereAt(E.Range, "the pointer of '" + text(E.Range) +
+                                    "' is optimized out at " + S.Where +
+                                    " (its length is not: '" +
+                                    text(E.Range) + ".size()')");
+    P.Expr = std::move(C->Chars);
+    P.Length = std::move(C->Length);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
     P.UserString =
         Arg.FetchUserString && !isUserProbe(Spec.Kind);
     return std::move(P);
   }
+  // A char array in memory is its own address; a pointer is read. The
+  // characters must be bytes: a string of ints would be garbage.
+  if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
+    DWARFDie Elem = stripTypedefs(
+        T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+    bool Bytes = !Elem; // void *
+    if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
+      Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
+    if (!Bytes)
+      return errorAt(Arg.FetchTypeRange,
+                     "':" + FT->Text + "' needs a pointer to char or a "
+                     "char array; '" + text(E.Range) + "' is a '" +
+                     typeName(Type) + "'");
+  }
+  std::unique_ptr<FetchExpr> Addr;
+  if (T && T.getTag() == dwarf::DW_TAG_array_type &&
+      Loc.Kind == Located::Memory) {
+    Addr = std::move(Loc.Expr);
+  } else if (isPointer(T) || !T) {
+    auto V = valueOf(std::move(Loc), T ? Type : DWARFDie(), E);
+    if (!V)
+      return V.takeError();
+    Addr = std::move(*V);
+  } else {
+    return errorAt(Arg.FetchTypeRange,
+                   "':" + FT->Text + "' needs a pointer or a char array; '" +
+                       text(E.Range) + "' is a '" + typeName(Type) + "'");
+  }
+  P.Expr = std::move(Addr);
+  P.Type.Kind = ValueType::String;
+  P.Type.Size = StringFetchSize;
+  P.UserString =
+      Arg.FetchUserString && !isUserProbe(Spec.Kind);
+  return std::move(P);
+}
 
+/// The type argPlan fetches Arg (of DWARF type Type) as: its ':type' when it
+/// has one, else its own; names it in P.CType where that differs.
+Expected<ValueType> DwarfResolver::argValueType(const ProbeArg &Arg,
+                                                DWARFDie Type, ArgPlan &P) {
+  const SpecExpr &E = *Arg.Expr;
+  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
   ValueType VT;
   if (FT && isAggregate(completeType(Type))) {
     // A struct, union or array is copied whole or not at all: reading a
@@ -2536,6 +2538,31 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
                                   toString(V.takeError()));
     VT = *V;
   }
+  return VT;
+}
+
+Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
+  if (Arg.Form == ProbeArg::CType)
+    return errorAt(Arg.Range, "C type arguments are for entry probes "
+                              "without debug info; name the values instead");
+  const SpecExpr &E = *Arg.Expr;
+  auto R = evalExpr(S, E, 0);
+  if (!R)
+    return R.takeError();
+  auto [Loc, Type] = std::move(*R);
+  ArgPlan P;
+  P.Name = Arg.Text;
+  P.Text = Arg.Text;
+  P.CType = typeName(Type);
+
+  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
+  if (FT && FT->Kind == ValueType::String)
+    return stringArgPlan(S, Arg, std::move(Loc), Type, std::move(P));
+
+  auto VTOr = argValueType(Arg, Type, P);
+  if (!VTOr)
+    return VTOr.takeError();
+  ValueType VT = *VTOr;
 
   if (VT.Kind == ValueType::Aggregate) {
     // Copied whole: a memory block (Deref of the aggregate's size), or the
