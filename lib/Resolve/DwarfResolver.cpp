@@ -414,6 +414,16 @@ private:
   LocationContext locationContext(const Site &S);
   Expected<std::pair<Located, DWARFDie>> lookup(const Site &S,
                                                 const SpecExpr &E);
+  Expected<std::optional<std::pair<Located, DWARFDie>>>
+  lookupLocal(const Site &S, const SpecExpr &E);
+  Expected<std::optional<std::pair<Located, DWARFDie>>>
+  lookupThisMember(const Site &S, const SpecExpr &E);
+  Expected<std::pair<Located, DWARFDie>> lookupQualified(const Site &S,
+                                                         const SpecExpr &E);
+  Expected<std::optional<std::pair<Located, DWARFDie>>>
+  lookupGlobal(const Site &S, const SpecExpr &E);
+  Error outOfScopeBlock(const Site &S, const SpecExpr &E);
+  Error variableNotFound(const Site &S, const SpecExpr &E);
   Expected<Located> locateVariable(const Site &S, DWARFDie Var,
                                    const SpecExpr &E);
   Expected<std::pair<Located, DWARFDie>> evalExpr(const Site &S,
@@ -1410,175 +1420,197 @@ DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E) {
   return std::make_pair(std::move(*L), typeOf(C));
 }
 
+/// lookup's first step: Name among the variables of the scopes around S,
+/// innermost first; none when no scope declares it.
+Expected<std::optional<std::pair<Located, DWARFDie>>>
+DwarfResolver::lookupLocal(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  for (DWARFDie Scope : S.LookupOrder) {
+    for (DWARFDie C : Scope.children()) {
+      if (!isVariableTag(C.getTag()))
+        continue;
+      const char *N = C.getShortName();
+      if (!N || Name != N)
+        continue;
+      // At return the frame is gone: DWARF describes the variable at the
+      // entry, not where the return probe fires.
+      if (isReturnProbe(Spec.Kind))
+        return errorAt(E.Range,
+                       "'" + Name + "' is a " +
+                           (C.getTag() == dwarf::DW_TAG_formal_parameter
+                                ? "parameter"
+                                : "local variable") +
+                           " of " + S.Sym.Name +
+                           ", gone when a return probe fires; fetch it in "
+                           "an entry probe, or use $retval and globals");
+      auto L = locateVariable(S, C, E);
+      if (!L)
+        return L.takeError();
+      return std::make_pair(std::move(*L), typeOf(C));
+    }
+    // Declared in the abstract function but absent from this copy: the
+    // compiler dropped it here.
+    if (DWARFDie Origin = Scope.getAttributeValueAsReferencedDie(
+            dwarf::DW_AT_abstract_origin))
+      for (DWARFDie C : Origin.children())
+        if (isVariableTag(C.getTag()) && C.getShortName() &&
+            Name == C.getShortName())
+          return notHereAt(E.Range, "'" + Name + "' is optimized out at " +
+                                      S.Where +
+                                      ": this copy of the function has no "
+                                      "location for it");
+  }
+  return std::nullopt;
+}
+
+/// lookup's second step: in a C++ method, a member of the object (gdb's and
+/// C++'s lookup: locals first, then the class and its bases, then globals):
+/// `total` is `this->total`. None outside a method or for another name.
+Expected<std::optional<std::pair<Located, DWARFDie>>>
+DwarfResolver::lookupThisMember(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  DWARFDie This;
+  for (DWARFDie Scope : S.Scopes) {
+    for (DWARFDie C : Scope.children())
+      if (C.getTag() == dwarf::DW_TAG_formal_parameter &&
+          C.getShortName() && StringRef(C.getShortName()) == "this")
+        This = C;
+    if (This)
+      break;
+  }
+  DWARFDie PT = This ? stripTypedefs(typeOf(This)) : DWARFDie();
+  if (PT && isPointer(PT)) {
+    DWARFDie Record = stripTypedefs(completeType(stripTypedefs(
+        PT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type))));
+    if (findMember(Record, Name)) {
+      SpecExpr Member;
+      Member.Kind = SpecExpr::Arrow;
+      Member.Name = Name.str();
+      Member.Range = E.Range;
+      Member.NameRange = E.NameRange;
+      Member.Base = std::make_unique<SpecExpr>();
+      Member.Base->Kind = SpecExpr::Ident;
+      Member.Base->Name = "this";
+      Member.Base->Range = Member.Base->NameRange = E.Range;
+      return evalExpr(S, Member, 1);
+    }
+  }
+  return std::nullopt;
+}
+
+/// lookup of a qualified name: a namespace global or a static class member
+/// (`shop::Cart::carts`), matched on the DWARF scopes of its declaration,
+/// the written name being a trailing part of the full one (as gdb).
 Expected<std::pair<Located, DWARFDie>>
-DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
+DwarfResolver::lookupQualified(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  std::string Tail = "::" + Name.str();
+  DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+    std::string Q = qualifiedDieName(D);
+    return Q == Name || StringRef(Q).ends_with(Tail);
+  });
+  if (Def)
+    return globalValue(S, Def, E);
+  return errorAt(E.Range, "no global '" + Name + "' in the debug info of " +
+                              DI.targetPath() + " (a namespace variable or "
+                              "a static class member, by its qualified "
+                              "name)");
+}
+
+/// lookup of a global: the probe's unit first, then (as gdb) any unit that
+/// defines the name; the other units are read only when the symbol table
+/// has a data object of that name (a misspelt name on a kernel would
+/// otherwise parse every unit). None when no unit defines it.
+Expected<std::optional<std::pair<Located, DWARFDie>>>
+DwarfResolver::lookupGlobal(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  bool InSymtab = llvm::any_of(DI.findSymbol(Name), [](const ElfSymbol &Y) {
+    return !Y.IsFunction;
+  });
+  auto Defined = findEverywhere(
+      S.Unit,
+      [&](DWARFDie C) {
+        return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
+               Name == C.getShortName() &&
+               (C.find(dwarf::DW_AT_location) ||
+                C.find(dwarf::DW_AT_const_value));
+      },
+      1, InSymtab);
+  for (DWARFDie C : Defined) {
+    {
+      if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
+        return errorAt(E.Range,
+                       "kernel global '" + Name +
+                           "' needs its run-time address, which KASLR "
+                           "moves; not supported yet");
+      // A PIE global is found relative to %ip, which a return probe sees
+      // at the caller's return address, not at this function.
+      if (isReturnProbe(Spec.Kind) && isPIE() &&
+          C.find(dwarf::DW_AT_location))
+        return errorAt(E.Range,
+                       "global '" + Name + "' of a position-independent "
+                       "binary cannot be located in a return probe (its "
+                       "load address is found from %ip, which is the "
+                       "caller's there); fetch it in an entry probe");
+      auto L = locateVariable(S, C, E);
+      if (!L)
+        return L.takeError();
+      return std::make_pair(std::move(*L), typeOf(C));
+    }
+  }
+  return std::nullopt;
+}
+
+/// Whether Name is declared in a block of this function that does not
+/// cover the PC: that is the error (or this site is left out); success when
+/// no such block declares it.
+Error DwarfResolver::outOfScopeBlock(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  std::string Ranges, BadRanges;
+  std::function<void(DWARFDie)> Find = [&](DWARFDie D) {
+    for (DWARFDie C : D.children()) {
+      if (C.getTag() == dwarf::DW_TAG_lexical_block) {
+        bool Declares = llvm::any_of(C.children(), [&](DWARFDie V) {
+          return isVariableTag(V.getTag()) && V.getShortName() &&
+                 Name == V.getShortName();
+        });
+        if (Declares && Ranges.empty() && BadRanges.empty()) {
+          if (auto R = C.getAddressRanges()) {
+            for (const DWARFAddressRange &AR : *R)
+              if (AR.HighPC > AR.LowPC)
+                Ranges += (Ranges.empty() ? "" : ", ") +
+                          ("+" + hex(AR.LowPC - S.Sym.Address) + "..+" +
+                           hex(AR.HighPC - S.Sym.Address));
+          } else {
+            BadRanges = toString(R.takeError());
+          }
+        }
+        Find(C);
+      }
+    }
+  };
+  Find(S.Function);
+  if (!BadRanges.empty())
+    return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                       : E.Range,
+                   "'" + Name + "' is declared in a block of " +
+                       S.Sym.Name + " whose address ranges cannot be "
+                       "read: " + BadRanges);
+  // Another site of the place (a copy of an inlined line whose scope
+  // is another function's) may have the name: this one is left out.
+  if (!Ranges.empty())
+    return notHereAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                         : E.Range,
+                   "'" + Name + "' is not in scope at " + S.Where +
+                       "; its block covers " + Ranges + " of " +
+                       S.Sym.Name);
+  return Error::success();
+}
+
+/// The error for a name lookup found nowhere, with the names visible here.
+Error DwarfResolver::variableNotFound(const Site &S, const SpecExpr &E) {
   bool GlobalOnly = E.Kind == SpecExpr::Global;
   StringRef Name = E.Name;
-  if (!GlobalOnly) {
-    for (DWARFDie Scope : S.LookupOrder) {
-      for (DWARFDie C : Scope.children()) {
-        if (!isVariableTag(C.getTag()))
-          continue;
-        const char *N = C.getShortName();
-        if (!N || Name != N)
-          continue;
-        // At return the frame is gone: DWARF describes the variable at the
-        // entry, not where the return probe fires.
-        if (isReturnProbe(Spec.Kind))
-          return errorAt(E.Range,
-                         "'" + Name + "' is a " +
-                             (C.getTag() == dwarf::DW_TAG_formal_parameter
-                                  ? "parameter"
-                                  : "local variable") +
-                             " of " + S.Sym.Name +
-                             ", gone when a return probe fires; fetch it in "
-                             "an entry probe, or use $retval and globals");
-        auto L = locateVariable(S, C, E);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), typeOf(C));
-      }
-      // Declared in the abstract function but absent from this copy: the
-      // compiler dropped it here.
-      if (DWARFDie Origin = Scope.getAttributeValueAsReferencedDie(
-              dwarf::DW_AT_abstract_origin))
-        for (DWARFDie C : Origin.children())
-          if (isVariableTag(C.getTag()) && C.getShortName() &&
-              Name == C.getShortName())
-            return notHereAt(E.Range, "'" + Name + "' is optimized out at " +
-                                        S.Where +
-                                        ": this copy of the function has no "
-                                        "location for it");
-    }
-  }
-  // In a C++ method, a member of the object (gdb's and C++'s lookup:
-  // locals first, then the class and its bases, then globals): `total`
-  // is `this->total`.
-  if (!GlobalOnly && !Name.contains("::")) {
-    DWARFDie This;
-    for (DWARFDie Scope : S.Scopes) {
-      for (DWARFDie C : Scope.children())
-        if (C.getTag() == dwarf::DW_TAG_formal_parameter &&
-            C.getShortName() && StringRef(C.getShortName()) == "this")
-          This = C;
-      if (This)
-        break;
-    }
-    DWARFDie PT = This ? stripTypedefs(typeOf(This)) : DWARFDie();
-    if (PT && isPointer(PT)) {
-      DWARFDie Record = stripTypedefs(completeType(stripTypedefs(
-          PT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type))));
-      if (findMember(Record, Name)) {
-        SpecExpr Member;
-        Member.Kind = SpecExpr::Arrow;
-        Member.Name = Name.str();
-        Member.Range = E.Range;
-        Member.NameRange = E.NameRange;
-        Member.Base = std::make_unique<SpecExpr>();
-        Member.Base->Kind = SpecExpr::Ident;
-        Member.Base->Name = "this";
-        Member.Base->Range = Member.Base->NameRange = E.Range;
-        return evalExpr(S, Member, 1);
-      }
-    }
-  }
-  // A qualified name: a namespace global or a static class member
-  // (`shop::Cart::carts`), matched on the DWARF scopes of its declaration,
-  // the written name being a trailing part of the full one (as gdb).
-  if (Name.contains("::")) {
-    std::string Tail = "::" + Name.str();
-    DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
-      std::string Q = qualifiedDieName(D);
-      return Q == Name || StringRef(Q).ends_with(Tail);
-    });
-    if (Def)
-      return globalValue(S, Def, E);
-    return errorAt(E.Range, "no global '" + Name + "' in the debug info of " +
-                                DI.targetPath() + " (a namespace variable or "
-                                "a static class member, by its qualified "
-                                "name)");
-  }
-  // Globals: the probe's unit first, then (as gdb) any unit that defines
-  // the name; the other units are read only when the symbol table has a
-  // data object of that name (a misspelt name on a kernel would otherwise
-  // parse every unit).
-  if (S.Unit) {
-    bool InSymtab = llvm::any_of(DI.findSymbol(Name), [](const ElfSymbol &Y) {
-      return !Y.IsFunction;
-    });
-    auto Defined = findEverywhere(
-        S.Unit,
-        [&](DWARFDie C) {
-          return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
-                 Name == C.getShortName() &&
-                 (C.find(dwarf::DW_AT_location) ||
-                  C.find(dwarf::DW_AT_const_value));
-        },
-        1, InSymtab);
-    for (DWARFDie C : Defined) {
-      {
-        if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
-          return errorAt(E.Range,
-                         "kernel global '" + Name +
-                             "' needs its run-time address, which KASLR "
-                             "moves; not supported yet");
-        // A PIE global is found relative to %ip, which a return probe sees
-        // at the caller's return address, not at this function.
-        if (isReturnProbe(Spec.Kind) && isPIE() &&
-            C.find(dwarf::DW_AT_location))
-          return errorAt(E.Range,
-                         "global '" + Name + "' of a position-independent "
-                         "binary cannot be located in a return probe (its "
-                         "load address is found from %ip, which is the "
-                         "caller's there); fetch it in an entry probe");
-        auto L = locateVariable(S, C, E);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), typeOf(C));
-      }
-    }
-  }
-  // Declared in a block of this function that does not cover the PC?
-  if (!GlobalOnly) {
-    std::string Ranges, BadRanges;
-    std::function<void(DWARFDie)> Find = [&](DWARFDie D) {
-      for (DWARFDie C : D.children()) {
-        if (C.getTag() == dwarf::DW_TAG_lexical_block) {
-          bool Declares = llvm::any_of(C.children(), [&](DWARFDie V) {
-            return isVariableTag(V.getTag()) && V.getShortName() &&
-                   Name == V.getShortName();
-          });
-          if (Declares && Ranges.empty() && BadRanges.empty()) {
-            if (auto R = C.getAddressRanges()) {
-              for (const DWARFAddressRange &AR : *R)
-                if (AR.HighPC > AR.LowPC)
-                  Ranges += (Ranges.empty() ? "" : ", ") +
-                            ("+" + hex(AR.LowPC - S.Sym.Address) + "..+" +
-                             hex(AR.HighPC - S.Sym.Address));
-            } else {
-              BadRanges = toString(R.takeError());
-            }
-          }
-          Find(C);
-        }
-      }
-    };
-    Find(S.Function);
-    if (!BadRanges.empty())
-      return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
-                                                         : E.Range,
-                     "'" + Name + "' is declared in a block of " +
-                         S.Sym.Name + " whose address ranges cannot be "
-                         "read: " + BadRanges);
-    // Another site of the place (a copy of an inlined line whose scope
-    // is another function's) may have the name: this one is left out.
-    if (!Ranges.empty())
-      return notHereAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
-                                                           : E.Range,
-                     "'" + Name + "' is not in scope at " + S.Where +
-                         "; its block covers " + Ranges + " of " +
-                         S.Sym.Name);
-  }
   std::vector<std::string> Names;
   for (const VisibleVariable &V : visible(S))
     if (!GlobalOnly || V.Kind == "global")
@@ -1596,6 +1628,39 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   if (!GlobalOnly)
     return notHereAt(At, Msg);
   return errorAt(At, Msg);
+}
+
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
+  bool GlobalOnly = E.Kind == SpecExpr::Global;
+  StringRef Name = E.Name;
+  if (!GlobalOnly) {
+    auto Local = lookupLocal(S, E);
+    if (!Local)
+      return Local.takeError();
+    if (*Local)
+      return std::move(**Local);
+  }
+  if (!GlobalOnly && !Name.contains("::")) {
+    auto Member = lookupThisMember(S, E);
+    if (!Member)
+      return Member.takeError();
+    if (*Member)
+      return std::move(**Member);
+  }
+  if (Name.contains("::"))
+    return lookupQualified(S, E);
+  if (S.Unit) {
+    auto Global = lookupGlobal(S, E);
+    if (!Global)
+      return Global.takeError();
+    if (*Global)
+      return std::move(**Global);
+  }
+  if (!GlobalOnly)
+    if (Error Err = outOfScopeBlock(S, E))
+      return std::move(Err);
+  return variableNotFound(S, E);
 }
 
 //===----------------------------------------------------------------------===//
