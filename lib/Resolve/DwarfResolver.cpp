@@ -386,6 +386,10 @@ private:
                                                 TextRange R);
   Error fillSite(Site &S, uint64_t Address, TextRange R,
                  const ScopeOwner &Owner = {});
+  Expected<std::vector<Site>> symbolSites();
+  Expected<std::vector<Site>> inlinedCopySites(const FunctionPlace &F);
+  Expected<Site> cloneSite(const ElfSymbol &Clone);
+  Expected<std::vector<Site>> lineSites();
   /// Top-level DIEs of every unit that Accept takes, the unit at Near
   /// first; at most Max.
   std::vector<DWARFDie> findEverywhere(DWARFUnit *Near,
@@ -999,122 +1003,147 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
   return Error::success();
 }
 
-Expected<std::vector<Site>> DwarfResolver::sites() {
+/// The sites of a function that exists only inlined: the entries of its
+/// copies, in address order.
+Expected<std::vector<Site>>
+DwarfResolver::inlinedCopySites(const FunctionPlace &F) {
   const ProbePlace &P = Spec.Place;
   std::vector<Site> Sites;
-  if (P.Form == ProbePlace::SymbolOffset) {
-    auto F = findFunction(P.Symbol, P.SymbolRange);
-    if (!F)
-      return F.takeError();
-    if (!F->Copies.empty()) {
-      if (isReturnProbe(Spec.Kind))
-        return errorAt(P.SymbolRange,
-                       "'" + P.Symbol + "' exists only inlined (" +
-                           Twine(F->Copies.size()) +
-                           " copies), so it never returns to a caller; probe "
-                           "the line of its return statement instead");
-      if (P.HasOffset && P.Offset)
-        return errorAt(P.OffsetRange,
-                       "'" + P.Symbol + "' exists only inlined (" +
-                           Twine(F->Copies.size()) +
-                           " copies), so it has no offsets; name one of its "
-                           "lines ('" + P.Symbol + ":N')");
-      ScopeOwner Owner;
-      Owner.Function = ownerName(P);
-      std::set<uint64_t> Seen;
-      for (DWARFDie C : F->Copies) {
-        auto Entry = entryOf(C);
-        if (!Entry || !Seen.insert(*Entry).second)
-          continue;
-        Site S;
-        if (Error E = fillSite(S, *Entry, P.SymbolRange, Owner))
-          return std::move(E);
-        Sites.push_back(std::move(S));
-      }
-      llvm::sort(Sites, [](const Site &A, const Site &B) {
-        return A.Address < B.Address;
-      });
-      return Sites;
-    }
-    if (F->Syms.size() > 1 && P.HasOffset && P.Offset) {
-      std::string Names;
-      for (const ElfSymbol &C : F->Syms)
-        Names += (Names.empty() ? "" : ", ") + C.Name;
-      return errorAt(P.SymbolRange, "'" + P.Symbol + "' is " +
-                                        Twine(F->Syms.size()) +
-                                        " clones (" + Names +
-                                        "); name one of them for an offset");
-    }
-    // One site per clone (one in all for a plain function).
-    for (const ElfSymbol &Clone : F->Syms) {
-      const ElfSymbol *Sym = &Clone;
-      if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
-        return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
-                                          " is past the end of '" + P.Symbol +
-                                          "' (" + Twine(Sym->Size) + " bytes)");
-      if (P.Offset) {
-        auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
-                                             Sym->Size, P.Offset);
-        if (!Near)
-          return errorAt(P.OffsetRange, toString(Near.takeError()));
-        if (!Near->IsBoundary)
-          return errorAt(P.OffsetRange,
-                         "offset " + hex(P.Offset) + " is inside an instruction "
-                         "of '" + P.Symbol + "'; the nearest instruction "
-                         "boundaries are +" + hex(Near->Before) + " and +" +
-                         hex(Near->After));
-      }
-      // Unoptimized code keeps parameters in stack slots it fills in the
-      // prologue, and DWARF describes only those slots. A probe on the bare
-      // function name goes after the prologue, as gdb and perf put it; an
-      // explicit offset inside it would read the slots before they are set.
-      uint64_t Offset = P.Offset;
-      // A return probe is at the entry, whatever the prologue.
-      std::optional<uint64_t> End;
-      if (!isReturnProbe(Spec.Kind))
-        End = prologueEnd(*Sym);
-      // The bare name goes where gdb 13's `break NAME` does: first to the
-      // row the compiler marked as the prologue's end (clang -O2 marks
-      // it, possibly at the first instruction), then past the prologue of
-      // unoptimized code.
-      if (!P.HasOffset && !isReturnProbe(Spec.Kind))
-        if (DWARFUnit *U = DI.unitAt(Sym->Address))
-          if (const auto *LT = DI.dwarf().getLineTableForUnit(U))
-            if (auto Marked = markedPrologueEnd(*LT, Sym->Address,
-                                                Sym->Address + Sym->Size)) {
-              Offset = *Marked - Sym->Address;
-              End.reset();
-            }
-      if (End) {
-        bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
-          return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
-        });
-        if (!P.HasOffset)
-          Offset = *End - Sym->Address;
-        else if (P.Offset < *End - Sym->Address && NamesVariables)
-          return errorAt(P.OffsetRange,
-                         "at +" + hex(P.Offset) + " '" + P.Symbol +
-                             "' has not yet stored its parameters where its "
-                             "debug info says they are (the prologue ends at "
-                             "+" + hex(*End - Sym->Address) + "); probe '" +
-                             P.Symbol + "' or '" + P.Symbol + "+" +
-                             hex(*End - Sym->Address) + "'");
-      }
-      Site S;
-      // The bare name of a function sees its own scope even where the
-      // first statement is an inlined callee's first instruction (gdb's
-      // stopped_by_user_bp_inline_frame): `this` of Cart::add, not of the
-      // std::vector::push_back inlined at its prologue's end.
-      ScopeOwner Owner;
-      if (!P.HasOffset)
-        Owner.Function = ownerName(P);
-      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange, Owner))
-        return std::move(E);
-      Sites.push_back(std::move(S));
-    }
-    return Sites;
+  if (isReturnProbe(Spec.Kind))
+    return errorAt(P.SymbolRange,
+                   "'" + P.Symbol + "' exists only inlined (" +
+                       Twine(F.Copies.size()) +
+                       " copies), so it never returns to a caller; probe "
+                       "the line of its return statement instead");
+  if (P.HasOffset && P.Offset)
+    return errorAt(P.OffsetRange,
+                   "'" + P.Symbol + "' exists only inlined (" +
+                       Twine(F.Copies.size()) +
+                       " copies), so it has no offsets; name one of its "
+                       "lines ('" + P.Symbol + ":N')");
+  ScopeOwner Owner;
+  Owner.Function = ownerName(P);
+  std::set<uint64_t> Seen;
+  for (DWARFDie C : F.Copies) {
+    auto Entry = entryOf(C);
+    if (!Entry || !Seen.insert(*Entry).second)
+      continue;
+    Site S;
+    if (Error E = fillSite(S, *Entry, P.SymbolRange, Owner))
+      return std::move(E);
+    Sites.push_back(std::move(S));
   }
+  llvm::sort(Sites, [](const Site &A, const Site &B) {
+    return A.Address < B.Address;
+  });
+  return Sites;
+}
 
+/// The site of a probe on one clone of the function (the function itself
+/// when it has no clones) at the place's offset, or past its prologue for
+/// the bare name.
+Expected<Site> DwarfResolver::cloneSite(const ElfSymbol &Clone) {
+  const ProbePlace &P = Spec.Place;
+  const ElfSymbol *Sym = &Clone;
+  if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
+    return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
+                                      " is past the end of '" + P.Symbol +
+                                      "' (" + Twine(Sym->Size) + " bytes)");
+  if (P.Offset) {
+    auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
+                                         Sym->Size, P.Offset);
+    if (!Near)
+      return errorAt(P.OffsetRange, toString(Near.takeError()));
+    if (!Near->IsBoundary)
+      return errorAt(P.OffsetRange,
+                     "offset " + hex(P.Offset) + " is inside an instruction "
+                     "of '" + P.Symbol + "'; the nearest instruction "
+                     "boundaries are +" + hex(Near->Before) + " and +" +
+                     hex(Near->After));
+  }
+  // Unoptimized code keeps parameters in stack slots it fills in the
+  // prologue, and DWARF describes only those slots. A probe on the bare
+  // function name goes after the prologue, as gdb and perf put it; an
+  // explicit offset inside it would read the slots before they are set.
+  uint64_t Offset = P.Offset;
+  // A return probe is at the entry, whatever the prologue.
+  std::optional<uint64_t> End;
+  if (!isReturnProbe(Spec.Kind))
+    End = prologueEnd(*Sym);
+  // The bare name goes where gdb 13's `break NAME` does: first to the
+  // row the compiler marked as the prologue's end (clang -O2 marks
+  // it, possibly at the first instruction), then past the prologue of
+  // unoptimized code.
+  if (!P.HasOffset && !isReturnProbe(Spec.Kind))
+    if (DWARFUnit *U = DI.unitAt(Sym->Address))
+      if (const auto *LT = DI.dwarf().getLineTableForUnit(U))
+        if (auto Marked = markedPrologueEnd(*LT, Sym->Address,
+                                            Sym->Address + Sym->Size)) {
+          Offset = *Marked - Sym->Address;
+          End.reset();
+        }
+  if (End) {
+    bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+      return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
+    });
+    if (!P.HasOffset)
+      Offset = *End - Sym->Address;
+    else if (P.Offset < *End - Sym->Address && NamesVariables)
+      return errorAt(P.OffsetRange,
+                     "at +" + hex(P.Offset) + " '" + P.Symbol +
+                         "' has not yet stored its parameters where its "
+                         "debug info says they are (the prologue ends at "
+                         "+" + hex(*End - Sym->Address) + "); probe '" +
+                         P.Symbol + "' or '" + P.Symbol + "+" +
+                         hex(*End - Sym->Address) + "'");
+  }
+  Site S;
+  // The bare name of a function sees its own scope even where the
+  // first statement is an inlined callee's first instruction (gdb's
+  // stopped_by_user_bp_inline_frame): `this` of Cart::add, not of the
+  // std::vector::push_back inlined at its prologue's end.
+  ScopeOwner Owner;
+  if (!P.HasOffset)
+    Owner.Function = ownerName(P);
+  if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange, Owner))
+    return std::move(E);
+  return std::move(S);
+}
+
+/// The sites of `symbol[+offset]`: one per inlined copy, or one per clone
+/// (one in all for a plain function).
+Expected<std::vector<Site>> DwarfResolver::symbolSites() {
+  const ProbePlace &P = Spec.Place;
+  auto F = findFunction(P.Symbol, P.SymbolRange);
+  if (!F)
+    return F.takeError();
+  if (!F->Copies.empty())
+    return inlinedCopySites(*F);
+  if (F->Syms.size() > 1 && P.HasOffset && P.Offset) {
+    std::string Names;
+    for (const ElfSymbol &C : F->Syms)
+      Names += (Names.empty() ? "" : ", ") + C.Name;
+    return errorAt(P.SymbolRange, "'" + P.Symbol + "' is " +
+                                      Twine(F->Syms.size()) +
+                                      " clones (" + Names +
+                                      "); name one of them for an offset");
+  }
+  // One site per clone (one in all for a plain function).
+  std::vector<Site> Sites;
+  for (const ElfSymbol &Clone : F->Syms) {
+    auto S = cloneSite(Clone);
+    if (!S)
+      return S.takeError();
+    Sites.push_back(std::move(*S));
+  }
+  return Sites;
+}
+
+/// The sites of a line (`file:N`, `symbol:N`, `symbol:file:N`): one per
+/// address gdb would break at.
+Expected<std::vector<Site>> DwarfResolver::lineSites() {
+  const ProbePlace &P = Spec.Place;
+  std::vector<Site> Sites;
   std::optional<FunctionPlace> Within;
   std::string File = P.File;
   unsigned Line = P.Line;
@@ -1158,6 +1187,12 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
     Sites.push_back(std::move(S));
   }
   return Sites;
+}
+
+Expected<std::vector<Site>> DwarfResolver::sites() {
+  if (Spec.Place.Form == ProbePlace::SymbolOffset)
+    return symbolSites();
+  return lineSites();
 }
 
 //===----------------------------------------------------------------------===//
