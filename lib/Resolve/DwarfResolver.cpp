@@ -412,9 +412,11 @@ private:
   DWARFDie findVariableDefinition(DWARFUnit *Near,
                                   function_ref<bool(DWARFDie)> Match);
   /// A global found by the definition D: refused where globals cannot be
-  /// read (kernel, PIE return probes), else located.
+  /// read (kernel, PIE return probes), else located. The errors name it
+  /// Written (the name as written), or D's qualified name when that is empty.
   Expected<std::pair<Located, DWARFDie>> globalValue(const Site &S, DWARFDie D,
-                                                     const SpecExpr &E);
+                                                     const SpecExpr &E,
+                                                     StringRef Written = {});
   LocationContext locationContext(const Site &S);
   Expected<std::pair<Located, DWARFDie>> lookup(const Site &S,
                                                 const SpecExpr &E);
@@ -1437,12 +1439,15 @@ DwarfResolver::findVariableDefinition(DWARFUnit *Near,
 }
 
 Expected<std::pair<Located, DWARFDie>>
-DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E) {
-  std::string Name = qualifiedDieName(C);
+DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E,
+                           StringRef Written) {
+  std::string Name = Written.empty() ? qualifiedDieName(C) : Written.str();
   if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
     return errorAt(E.Range, "kernel global '" + Name +
                                 "' needs its run-time address, which KASLR "
                                 "moves; not supported yet");
+  // A PIE global is found relative to %ip, which a return probe sees at the
+  // caller's return address, not at this function.
   if (isReturnProbe(Spec.Kind) && isPIE() && C.find(dwarf::DW_AT_location))
     return errorAt(E.Range,
                    "global '" + Name + "' of a position-independent binary "
@@ -1571,28 +1576,9 @@ DwarfResolver::lookupGlobal(const Site &S, const SpecExpr &E) {
                 C.find(dwarf::DW_AT_const_value));
       },
       1, InSymtab);
-  for (DWARFDie C : Defined) {
-    {
-      if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
-        return errorAt(E.Range,
-                       "kernel global '" + Name +
-                           "' needs its run-time address, which KASLR "
-                           "moves; not supported yet");
-      // A PIE global is found relative to %ip, which a return probe sees
-      // at the caller's return address, not at this function.
-      if (isReturnProbe(Spec.Kind) && isPIE() &&
-          C.find(dwarf::DW_AT_location))
-        return errorAt(E.Range,
-                       "global '" + Name + "' of a position-independent "
-                       "binary cannot be located in a return probe (its "
-                       "load address is found from %ip, which is the "
-                       "caller's there); fetch it in an entry probe");
-      auto L = locateVariable(S, C, E);
-      if (!L)
-        return L.takeError();
-      return std::make_pair(std::move(*L), typeOf(C));
-    }
-  }
+  // Located as a qualified global is, the errors naming it as written.
+  if (!Defined.empty())
+    return globalValue(S, Defined.front(), E, Name);
   return std::nullopt;
 }
 
