@@ -122,6 +122,7 @@ private:
   Error parseTarget(ProbeSpec &S);
   Error parsePlace(ProbePlace &P);
   Error parseLine(ProbePlace &P, bool AllowZero);
+  Error parseFileLine(ProbePlace &P);
   Error checkSymbol(StringRef Name, unsigned At);
   Error scanSourceName(unsigned B, unsigned &End, bool &IsSource);
   Error parseQuotedName(ProbePlace &P);
@@ -549,22 +550,27 @@ Error SpecParser::parseOffset(ProbePlace &P) {
   return Error::success();
 }
 
+/// After a `@`: `FILE:LINE`, the file and the line of a place.
+Error SpecParser::parseFileLine(ProbePlace &P) {
+  unsigned FB = Pos;
+  while (isPlaceChar(peek()))
+    ++Pos;
+  if (Pos == FB)
+    return expected(FB, "a source file name after '@'");
+  P.File = slice(FB, Pos).str();
+  P.FileRange = {FB, Pos};
+  if (peek() != ':')
+    return expected(Pos, "':' and a line number after the file name");
+  ++Pos;
+  return parseLine(P, /*AllowZero=*/false);
+}
+
 /// After a source name: `@FILE:LINE`, `:REL-LINE` or `+OFFSET`.
 Error SpecParser::parseSourcePlace(ProbePlace &P) {
   if (peek() == '@') {
     P.Form = ProbePlace::SymbolFileLine;
     ++Pos;
-    unsigned FB = Pos;
-    while (isPlaceChar(peek()))
-      ++Pos;
-    if (Pos == FB)
-      return expected(FB, "a source file name after '@'");
-    P.File = slice(FB, Pos).str();
-    P.FileRange = {FB, Pos};
-    if (peek() != ':')
-      return expected(Pos, "':' and a line number after the file name");
-    ++Pos;
-    return parseLine(P, /*AllowZero=*/false);
+    return parseFileLine(P);
   }
   if (peek() == ':') {
     ++Pos;
@@ -610,17 +616,7 @@ Error SpecParser::parsePlace(ProbePlace &P) {
     P.Symbol = Name.str();
     P.SymbolRange = {B, Pos};
     ++Pos;
-    unsigned FB = Pos;
-    while (isPlaceChar(peek()))
-      ++Pos;
-    if (Pos == FB)
-      return expected(FB, "a source file name after '@'");
-    P.File = slice(FB, Pos).str();
-    P.FileRange = {FB, Pos};
-    if (peek() != ':')
-      return expected(Pos, "':' and a line number after the file name");
-    ++Pos;
-    return parseLine(P, /*AllowZero=*/false);
+    return parseFileLine(P);
   }
 
   if (peek() == ':') {
