@@ -511,7 +511,8 @@ Expected<Val> BtfWalk::evalReg(const SpecExpr &E) {
   return std::move(V);
 }
 
-/// `a->b` and `a.b`: a member of a struct or union (a bitfield with its CO-RE access).
+/// `a->b` and `a.b`: a member of a struct or union (a bitfield with its
+/// CO-RE access).
 Expected<Val> BtfWalk::evalMember(const SpecExpr &E) {
   auto Base = eval(*E.Base);
   if (!Base)
