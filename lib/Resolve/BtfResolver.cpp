@@ -138,6 +138,12 @@ private:
   std::string typeName(uint32_t Id) const;
   Expected<ValueType> scalarOf(uint32_t Id, TextRange R) const;
   Expected<Val> eval(const SpecExpr &E);
+  Expected<Val> evalParam(const SpecExpr &E);
+  Expected<Val> evalArgN(const SpecExpr &E);
+  Expected<Val> evalRetVal(const SpecExpr &E);
+  Expected<Val> evalReg(const SpecExpr &E);
+  Expected<Val> evalMember(const SpecExpr &E);
+  Expected<Val> evalElement(const SpecExpr &E);
   Expected<std::unique_ptr<FetchExpr>> load(Val V, const SpecExpr &E);
   /// One member on the way from a structure to a named member: the
   /// anonymous members passed through, then the member itself.
@@ -418,215 +424,240 @@ Expected<std::unique_ptr<FetchExpr>> BtfWalk::load(Val V, const SpecExpr &E) {
   return FetchExpr::deref(std::move(V.Addr), unsigned(Size));
 }
 
-Expected<Val> BtfWalk::eval(const SpecExpr &E) {
-  switch (E.Kind) {
-  case SpecExpr::Ident: {
-    for (size_t I = 0; I < ParamNames.size(); ++I)
-      if (ParamNames[I] == E.Name) {
-        if (isReturnProbe(Spec.Kind))
-          return errorAt(E.NameRange,
-                         "parameter '" + E.Name + "' is not known at "
-                         "return (its register is clobbered); use "
-                         "'$retval'");
-        if (!ParamLocs[I])
-          return errorAt(E.NameRange,
-                         "parameter '" + E.Name + "' is a '" +
-                             typeName(ParamTypes[I]) +
-                             "' passed by value; the trampoline gives it as "
-                             "raw slots: probe with kprobe and DWARF");
-        Val V;
-        V.Value = ParamLocs[I]->clone();
-        V.Type = ParamTypes[I];
-        return std::move(V);
-      }
-    std::string Known = join(ParamNames, ", ");
-    return errorAt(E.NameRange,
-                   "'" + Spec.Place.Symbol + "' has no parameter '" + E.Name +
-                       "' in BTF" + didYouMean(E.Name, ParamNames) +
-                       (Known.empty() ? " (it has none)"
-                                      : " (parameters: " + Known + ")"));
-  }
-  case SpecExpr::ArgN: {
-    if (Error Err = checkArgPlace(Spec, E))
-      return std::move(Err);
-    if (E.Number < 1 || size_t(E.Number) > ParamLocs.size() ||
-        !ParamLocs[E.Number - 1])
-      return errorAt(E.Range, "'" + Spec.Place.Symbol + "' has " +
-                                  Twine(ParamLocs.size()) +
-                                  " parameters in BTF, no '$arg" +
-                                  Twine(E.Number) + "'");
-    Val V;
-    V.Value = ParamLocs[E.Number - 1]->clone();
-    V.Type = ParamTypes[E.Number - 1];
-    return std::move(V);
-  }
-  case SpecExpr::RetVal: {
-    if (Error Err = checkRetvalPlace(Spec, E))
-      return std::move(Err);
-    auto S = scalarOf(Proto->type, E.Range);
-    if (!S)
-      return S.takeError();
-    if (S->Kind == ValueType::Void)
-      return errorAt(E.Range, "'" + Spec.Place.Symbol + "' returns void");
-    if (isTrampolineProbe(Spec.Kind)) {
-      if (S->Size > 8)
-        return errorAt(E.Range, "fexit gives a return value of more than 8 "
-                                "bytes as raw slots");
+/// A parameter by its name (BTF's FUNC_PROTO names them).
+Expected<Val> BtfWalk::evalParam(const SpecExpr &E) {
+  for (size_t I = 0; I < ParamNames.size(); ++I)
+    if (ParamNames[I] == E.Name) {
+      if (isReturnProbe(Spec.Kind))
+        return errorAt(E.NameRange,
+                       "parameter '" + E.Name + "' is not known at "
+                       "return (its register is clobbered); use "
+                       "'$retval'");
+      if (!ParamLocs[I])
+        return errorAt(E.NameRange,
+                       "parameter '" + E.Name + "' is a '" +
+                           typeName(ParamTypes[I]) +
+                           "' passed by value; the trampoline gives it as "
+                           "raw slots: probe with kprobe and DWARF");
       Val V;
-      V.Type = Proto->type;
-      V.Value = FetchExpr::ctxSlot(RetSlot, /*Ret=*/true);
+      V.Value = ParamLocs[I]->clone();
+      V.Type = ParamTypes[I];
       return std::move(V);
     }
-    auto L = returnValueLocation(*S, ABI, ABI.conv(false), E.Range);
-    if (!L)
-      return L.takeError();
+  std::string Known = join(ParamNames, ", ");
+  return errorAt(E.NameRange,
+                 "'" + Spec.Place.Symbol + "' has no parameter '" + E.Name +
+                     "' in BTF" + didYouMean(E.Name, ParamNames) +
+                     (Known.empty() ? " (it has none)"
+                                    : " (parameters: " + Known + ")"));
+}
+
+/// `$argN`: the Nth parameter.
+Expected<Val> BtfWalk::evalArgN(const SpecExpr &E) {
+  if (Error Err = checkArgPlace(Spec, E))
+    return std::move(Err);
+  if (E.Number < 1 || size_t(E.Number) > ParamLocs.size() ||
+      !ParamLocs[E.Number - 1])
+    return errorAt(E.Range, "'" + Spec.Place.Symbol + "' has " +
+                                Twine(ParamLocs.size()) +
+                                " parameters in BTF, no '$arg" +
+                                Twine(E.Number) + "'");
+  Val V;
+  V.Value = ParamLocs[E.Number - 1]->clone();
+  V.Type = ParamTypes[E.Number - 1];
+  return std::move(V);
+}
+
+/// `$retval`: in fexit's slot, or where the calling convention returns it.
+Expected<Val> BtfWalk::evalRetVal(const SpecExpr &E) {
+  if (Error Err = checkRetvalPlace(Spec, E))
+    return std::move(Err);
+  auto S = scalarOf(Proto->type, E.Range);
+  if (!S)
+    return S.takeError();
+  if (S->Kind == ValueType::Void)
+    return errorAt(E.Range, "'" + Spec.Place.Symbol + "' returns void");
+  if (isTrampolineProbe(Spec.Kind)) {
+    if (S->Size > 8)
+      return errorAt(E.Range, "fexit gives a return value of more than 8 "
+                              "bytes as raw slots");
     Val V;
     V.Type = Proto->type;
-    if (L->Kind == ReturnLocation::InMemory)
-      V.Addr = std::move(L->Expr);
-    else
-      V.Value = std::move(L->Expr);
+    V.Value = FetchExpr::ctxSlot(RetSlot, /*Ret=*/true);
     return std::move(V);
   }
-  case SpecExpr::Reg: {
-    if (isTrampolineProbe(Spec.Kind))
-      return errorAt(E.Range, "a trampoline program has no registers; name "
-                              "the arguments");
-    auto R = registerOf(E, ABI);
-    if (!R)
-      return R.takeError();
-    Val V;
-    V.Value = FetchExpr::reg(*R);
+  auto L = returnValueLocation(*S, ABI, ABI.conv(false), E.Range);
+  if (!L)
+    return L.takeError();
+  Val V;
+  V.Type = Proto->type;
+  if (L->Kind == ReturnLocation::InMemory)
+    V.Addr = std::move(L->Expr);
+  else
+    V.Value = std::move(L->Expr);
+  return std::move(V);
+}
+
+/// A register by its name (`%rdi`).
+Expected<Val> BtfWalk::evalReg(const SpecExpr &E) {
+  if (isTrampolineProbe(Spec.Kind))
+    return errorAt(E.Range, "a trampoline program has no registers; name "
+                            "the arguments");
+  auto R = registerOf(E, ABI);
+  if (!R)
+    return R.takeError();
+  Val V;
+  V.Value = FetchExpr::reg(*R);
+  return std::move(V);
+}
+
+/// `a->b` and `a.b`: a member of a struct or union (a bitfield with its
+/// CO-RE access).
+Expected<Val> BtfWalk::evalMember(const SpecExpr &E) {
+  auto Base = eval(*E.Base);
+  if (!Base)
+    return Base.takeError();
+  bool Arrow = E.Kind == SpecExpr::Arrow;
+  uint32_t BT = strip(Base->Type);
+  const struct btf_type *Ty = type(BT);
+  std::unique_ptr<FetchExpr> StructAddr;
+  uint32_t StructId = 0;
+  if (Arrow) {
+    if (!Ty || !btf_is_ptr(Ty))
+      return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a '" +
+                                  typeName(Base->Type) +
+                                  "', not a pointer: use '.'");
+    StructId = strip(Ty->type);
+    auto P = load(std::move(*Base), *E.Base);
+    if (!P)
+      return P.takeError();
+    StructAddr = std::move(*P);
+  } else {
+    if (Ty && btf_is_ptr(Ty))
+      return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a "
+                              "pointer: use '->'");
+    if (!Base->Addr)
+      return errorAt(E.Range, "'" + text(E.Base->Range) + "' is not in "
+                              "memory here");
+    StructId = BT;
+    StructAddr = std::move(Base->Addr);
+  }
+  const struct btf_type *ST = type(StructId);
+  if (ST && btf_is_fwd(ST))
+    return errorAt(E.NameRange,
+                   "BTF has no definition of '" + typeName(StructId) +
+                       "' (only a declaration): probe with DWARF");
+  if (!ST || !(btf_is_struct(ST) || btf_is_union(ST)))
+    return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a '" +
+                                typeName(Base->Type) + "', not " +
+                                (Arrow ? "a pointer to " : "") +
+                                "a struct or union");
+  uint32_t Off = 0, MT = 0;
+  unsigned Bits = 0;
+  std::vector<MemberStep> Path;
+  if (!findMember(StructId, E.Name, Off, MT, Bits, &Path)) {
+    std::vector<std::string> Names;
+    memberNames(StructId, Names);
+    return errorAt(E.NameRange, "'" + typeName(StructId) +
+                                    "' has no member '" + E.Name + "'" +
+                                    didYouMean(E.Name, Names));
+  }
+  Val V;
+  V.Type = MT;
+  if (Bits) {
+    V.Addr = std::move(StructAddr);
+    V.BitOffset = Off;
+    V.BitSize = Bits;
+    // Its own access from the containing named structure: libbpf
+    // relocates a bitfield's storage offset, size and shifts.
+    std::string Container = coreType(StructId), Steps;
+    for (const MemberStep &M : Path) {
+      std::string T = coreType(M.Type);
+      if (T.empty()) {
+        Container.clear();
+        break;
+      }
+      Steps += "/" + M.Name + "@" + std::to_string(M.BitOffset) + ":" + T;
+    }
+    if (Container.size() > 1 && Container[1] != '#')
+      V.BitCore = Container + Steps + "!" + std::to_string(Bits);
+  } else {
+    V.Addr = memberAddress(std::move(StructAddr), StructId, Off, Path);
+  }
+  return std::move(V);
+}
+
+/// `a[i]` and `*a`: an element of an array or what a pointer points to.
+Expected<Val> BtfWalk::evalElement(const SpecExpr &E) {
+  auto Base = eval(*E.Base);
+  if (!Base)
+    return Base.takeError();
+  uint32_t BT = strip(Base->Type);
+  const struct btf_type *Ty = type(BT);
+  std::unique_ptr<FetchExpr> Start;
+  uint32_t Elem = 0;
+  if (Ty && btf_is_array(Ty) && Base->Addr) {
+    Elem = btf_array(Ty)->type;
+    uint32_t N = btf_array(Ty)->nelems;
+    if (E.Kind == SpecExpr::Index && N && (E.Number < 0 || E.Number >= N))
+      return errorAt(E.NameRange, "index " + Twine(E.Number) +
+                                      " is outside '" + typeName(BT) + "'");
+    Start = std::move(Base->Addr);
+  } else if (Ty && btf_is_ptr(Ty)) {
+    Elem = Ty->type;
+    auto P = load(std::move(*Base), *E.Base);
+    if (!P)
+      return P.takeError();
+    Start = std::move(*P);
+  } else {
+    return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a '" +
+                                typeName(Base->Type) +
+                                "', not a pointer or array");
+  }
+  int64_t ESize = 0;
+  if (E.Kind == SpecExpr::Index) {
+    ESize = btf__resolve_size(T, Elem);
+    if (ESize <= 0)
+      return errorAt(E.Range, "the elements of '" + text(E.Base->Range) +
+                                  "' have no size in BTF");
+  }
+  Val V;
+  V.Type = Elem;
+  if (E.Kind == SpecExpr::Index && Start->Kind == FetchExpr::Add &&
+      !Start->Core.empty() && StringRef(Start->Core).ends_with(
+                                  ":" + coreType(BT))) {
+    // An element of an array member: the index is a step of the
+    // member's access (libbpf scales it by the kernel's element size).
+    Start->Core += "/[" + std::to_string(E.Number);
+    Start->Value += E.Number * ESize;
+    V.Addr = std::move(Start);
     return std::move(V);
   }
+  V.Addr = E.Kind == SpecExpr::Index
+               ? FetchExpr::add(std::move(Start), E.Number * ESize)
+               : std::move(Start);
+  return std::move(V);
+}
+
+Expected<Val> BtfWalk::eval(const SpecExpr &E) {
+  switch (E.Kind) {
+  case SpecExpr::Ident:
+    return evalParam(E);
+  case SpecExpr::ArgN:
+    return evalArgN(E);
+  case SpecExpr::RetVal:
+    return evalRetVal(E);
+  case SpecExpr::Reg:
+    return evalReg(E);
   case SpecExpr::Global:
     return errorAt(E.Range, "globals ('@" + E.Name + "') have no address in "
                             "BTF; probe with DWARF");
   case SpecExpr::Arrow:
-  case SpecExpr::Dot: {
-    auto Base = eval(*E.Base);
-    if (!Base)
-      return Base.takeError();
-    bool Arrow = E.Kind == SpecExpr::Arrow;
-    uint32_t BT = strip(Base->Type);
-    const struct btf_type *Ty = type(BT);
-    std::unique_ptr<FetchExpr> StructAddr;
-    uint32_t StructId = 0;
-    if (Arrow) {
-      if (!Ty || !btf_is_ptr(Ty))
-        return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a '" +
-                                    typeName(Base->Type) +
-                                    "', not a pointer: use '.'");
-      StructId = strip(Ty->type);
-      auto P = load(std::move(*Base), *E.Base);
-      if (!P)
-        return P.takeError();
-      StructAddr = std::move(*P);
-    } else {
-      if (Ty && btf_is_ptr(Ty))
-        return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a "
-                                "pointer: use '->'");
-      if (!Base->Addr)
-        return errorAt(E.Range, "'" + text(E.Base->Range) + "' is not in "
-                                "memory here");
-      StructId = BT;
-      StructAddr = std::move(Base->Addr);
-    }
-    const struct btf_type *ST = type(StructId);
-    if (ST && btf_is_fwd(ST))
-      return errorAt(E.NameRange,
-                     "BTF has no definition of '" + typeName(StructId) +
-                         "' (only a declaration): probe with DWARF");
-    if (!ST || !(btf_is_struct(ST) || btf_is_union(ST)))
-      return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a '" +
-                                  typeName(Base->Type) + "', not " +
-                                  (Arrow ? "a pointer to " : "") +
-                                  "a struct or union");
-    uint32_t Off = 0, MT = 0;
-    unsigned Bits = 0;
-    std::vector<MemberStep> Path;
-    if (!findMember(StructId, E.Name, Off, MT, Bits, &Path)) {
-      std::vector<std::string> Names;
-      memberNames(StructId, Names);
-      return errorAt(E.NameRange, "'" + typeName(StructId) +
-                                      "' has no member '" + E.Name + "'" +
-                                      didYouMean(E.Name, Names));
-    }
-    Val V;
-    V.Type = MT;
-    if (Bits) {
-      V.Addr = std::move(StructAddr);
-      V.BitOffset = Off;
-      V.BitSize = Bits;
-      // Its own access from the containing named structure: libbpf
-      // relocates a bitfield's storage offset, size and shifts.
-      std::string Container = coreType(StructId), Steps;
-      for (const MemberStep &M : Path) {
-        std::string T = coreType(M.Type);
-        if (T.empty()) {
-          Container.clear();
-          break;
-        }
-        Steps += "/" + M.Name + "@" + std::to_string(M.BitOffset) + ":" + T;
-      }
-      if (Container.size() > 1 && Container[1] != '#')
-        V.BitCore = Container + Steps + "!" + std::to_string(Bits);
-    } else {
-      V.Addr = memberAddress(std::move(StructAddr), StructId, Off, Path);
-    }
-    return std::move(V);
-  }
+  case SpecExpr::Dot:
+    return evalMember(E);
   case SpecExpr::Index:
-  case SpecExpr::Deref: {
-    auto Base = eval(*E.Base);
-    if (!Base)
-      return Base.takeError();
-    uint32_t BT = strip(Base->Type);
-    const struct btf_type *Ty = type(BT);
-    std::unique_ptr<FetchExpr> Start;
-    uint32_t Elem = 0;
-    if (Ty && btf_is_array(Ty) && Base->Addr) {
-      Elem = btf_array(Ty)->type;
-      uint32_t N = btf_array(Ty)->nelems;
-      if (E.Kind == SpecExpr::Index && N && (E.Number < 0 || E.Number >= N))
-        return errorAt(E.NameRange, "index " + Twine(E.Number) +
-                                        " is outside '" + typeName(BT) + "'");
-      Start = std::move(Base->Addr);
-    } else if (Ty && btf_is_ptr(Ty)) {
-      Elem = Ty->type;
-      auto P = load(std::move(*Base), *E.Base);
-      if (!P)
-        return P.takeError();
-      Start = std::move(*P);
-    } else {
-      return errorAt(E.Range, "'" + text(E.Base->Range) + "' is a '" +
-                                  typeName(Base->Type) +
-                                  "', not a pointer or array");
-    }
-    int64_t ESize = 0;
-    if (E.Kind == SpecExpr::Index) {
-      ESize = btf__resolve_size(T, Elem);
-      if (ESize <= 0)
-        return errorAt(E.Range, "the elements of '" + text(E.Base->Range) +
-                                    "' have no size in BTF");
-    }
-    Val V;
-    V.Type = Elem;
-    if (E.Kind == SpecExpr::Index && Start->Kind == FetchExpr::Add &&
-        !Start->Core.empty() && StringRef(Start->Core).ends_with(
-                                    ":" + coreType(BT))) {
-      // An element of an array member: the index is a step of the
-      // member's access (libbpf scales it by the kernel's element size).
-      Start->Core += "/[" + std::to_string(E.Number);
-      Start->Value += E.Number * ESize;
-      V.Addr = std::move(Start);
-      return std::move(V);
-    }
-    V.Addr = E.Kind == SpecExpr::Index
-                 ? FetchExpr::add(std::move(Start), E.Number * ESize)
-                 : std::move(Start);
-    return std::move(V);
-  }
+  case SpecExpr::Deref:
+    return evalElement(E);
   case SpecExpr::Method:
     return errorAt(E.NameRange, "'" + E.Name + "()' reads a C++ or Rust "
                                 "library layout, which only DWARF describes; "

@@ -386,6 +386,10 @@ private:
                                                 TextRange R);
   Error fillSite(Site &S, uint64_t Address, TextRange R,
                  const ScopeOwner &Owner = {});
+  Expected<std::vector<Site>> symbolSites();
+  Expected<std::vector<Site>> inlinedCopySites(const FunctionPlace &F);
+  Expected<Site> cloneSite(const ElfSymbol &Clone);
+  Expected<std::vector<Site>> lineSites();
   /// Top-level DIEs of every unit that Accept takes, the unit at Near
   /// first; at most Max.
   std::vector<DWARFDie> findEverywhere(DWARFUnit *Near,
@@ -408,12 +412,24 @@ private:
   DWARFDie findVariableDefinition(DWARFUnit *Near,
                                   function_ref<bool(DWARFDie)> Match);
   /// A global found by the definition D: refused where globals cannot be
-  /// read (kernel, PIE return probes), else located.
+  /// read (kernel, PIE return probes), else located. The errors name it
+  /// Written (the name as written), or D's qualified name when that is empty.
   Expected<std::pair<Located, DWARFDie>> globalValue(const Site &S, DWARFDie D,
-                                                     const SpecExpr &E);
+                                                     const SpecExpr &E,
+                                                     StringRef Written = {});
   LocationContext locationContext(const Site &S);
   Expected<std::pair<Located, DWARFDie>> lookup(const Site &S,
                                                 const SpecExpr &E);
+  Expected<std::optional<std::pair<Located, DWARFDie>>>
+  lookupLocal(const Site &S, const SpecExpr &E);
+  Expected<std::optional<std::pair<Located, DWARFDie>>>
+  lookupThisMember(const Site &S, const SpecExpr &E);
+  Expected<std::pair<Located, DWARFDie>> lookupQualified(const Site &S,
+                                                         const SpecExpr &E);
+  Expected<std::optional<std::pair<Located, DWARFDie>>>
+  lookupGlobal(const Site &S, const SpecExpr &E);
+  Error outOfScopeBlock(const Site &S, const SpecExpr &E);
+  Error variableNotFound(const Site &S, const SpecExpr &E);
   Expected<Located> locateVariable(const Site &S, DWARFDie Var,
                                    const SpecExpr &E);
   Expected<std::pair<Located, DWARFDie>> evalExpr(const Site &S,
@@ -451,6 +467,10 @@ private:
   Expected<Located> implicitPointee(const Site &S, Located L, int64_t Extra,
                                     const SpecExpr &E);
   Expected<ArgPlan> argPlan(const Site &S, const ProbeArg &Arg);
+  Expected<ArgPlan> stringArgPlan(const Site &S, const ProbeArg &Arg,
+                                  Located Loc, DWARFDie Type, ArgPlan P);
+  Expected<ValueType> argValueType(const ProbeArg &Arg, DWARFDie Type,
+                                   ArgPlan &P);
   /// The characters and the length of the string L of type T (a
   /// std::string, std::string_view, Rust &str or String; isCountedString),
   /// found by the member names of libstdc++, libc++ and Rust in the DWARF.
@@ -985,122 +1005,147 @@ Error DwarfResolver::fillSite(Site &S, uint64_t Address, TextRange R,
   return Error::success();
 }
 
-Expected<std::vector<Site>> DwarfResolver::sites() {
+/// The sites of a function that exists only inlined: the entries of its
+/// copies, in address order.
+Expected<std::vector<Site>>
+DwarfResolver::inlinedCopySites(const FunctionPlace &F) {
   const ProbePlace &P = Spec.Place;
   std::vector<Site> Sites;
-  if (P.Form == ProbePlace::SymbolOffset) {
-    auto F = findFunction(P.Symbol, P.SymbolRange);
-    if (!F)
-      return F.takeError();
-    if (!F->Copies.empty()) {
-      if (isReturnProbe(Spec.Kind))
-        return errorAt(P.SymbolRange,
-                       "'" + P.Symbol + "' exists only inlined (" +
-                           Twine(F->Copies.size()) +
-                           " copies), so it never returns to a caller; probe "
-                           "the line of its return statement instead");
-      if (P.HasOffset && P.Offset)
-        return errorAt(P.OffsetRange,
-                       "'" + P.Symbol + "' exists only inlined (" +
-                           Twine(F->Copies.size()) +
-                           " copies), so it has no offsets; name one of its "
-                           "lines ('" + P.Symbol + ":N')");
-      ScopeOwner Owner;
-      Owner.Function = ownerName(P);
-      std::set<uint64_t> Seen;
-      for (DWARFDie C : F->Copies) {
-        auto Entry = entryOf(C);
-        if (!Entry || !Seen.insert(*Entry).second)
-          continue;
-        Site S;
-        if (Error E = fillSite(S, *Entry, P.SymbolRange, Owner))
-          return std::move(E);
-        Sites.push_back(std::move(S));
-      }
-      llvm::sort(Sites, [](const Site &A, const Site &B) {
-        return A.Address < B.Address;
-      });
-      return Sites;
-    }
-    if (F->Syms.size() > 1 && P.HasOffset && P.Offset) {
-      std::string Names;
-      for (const ElfSymbol &C : F->Syms)
-        Names += (Names.empty() ? "" : ", ") + C.Name;
-      return errorAt(P.SymbolRange, "'" + P.Symbol + "' is " +
-                                        Twine(F->Syms.size()) +
-                                        " clones (" + Names +
-                                        "); name one of them for an offset");
-    }
-    // One site per clone (one in all for a plain function).
-    for (const ElfSymbol &Clone : F->Syms) {
-      const ElfSymbol *Sym = &Clone;
-      if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
-        return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
-                                          " is past the end of '" + P.Symbol +
-                                          "' (" + Twine(Sym->Size) + " bytes)");
-      if (P.Offset) {
-        auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
-                                             Sym->Size, P.Offset);
-        if (!Near)
-          return errorAt(P.OffsetRange, toString(Near.takeError()));
-        if (!Near->IsBoundary)
-          return errorAt(P.OffsetRange,
-                         "offset " + hex(P.Offset) + " is inside an instruction "
-                         "of '" + P.Symbol + "'; the nearest instruction "
-                         "boundaries are +" + hex(Near->Before) + " and +" +
-                         hex(Near->After));
-      }
-      // Unoptimized code keeps parameters in stack slots it fills in the
-      // prologue, and DWARF describes only those slots. A probe on the bare
-      // function name goes after the prologue, as gdb and perf put it; an
-      // explicit offset inside it would read the slots before they are set.
-      uint64_t Offset = P.Offset;
-      // A return probe is at the entry, whatever the prologue.
-      std::optional<uint64_t> End;
-      if (!isReturnProbe(Spec.Kind))
-        End = prologueEnd(*Sym);
-      // The bare name goes where gdb 13's `break NAME` does: first to the
-      // row the compiler marked as the prologue's end (clang -O2 marks
-      // it, possibly at the first instruction), then past the prologue of
-      // unoptimized code.
-      if (!P.HasOffset && !isReturnProbe(Spec.Kind))
-        if (DWARFUnit *U = DI.unitAt(Sym->Address))
-          if (const auto *LT = DI.dwarf().getLineTableForUnit(U))
-            if (auto Marked = markedPrologueEnd(*LT, Sym->Address,
-                                                Sym->Address + Sym->Size)) {
-              Offset = *Marked - Sym->Address;
-              End.reset();
-            }
-      if (End) {
-        bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
-          return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
-        });
-        if (!P.HasOffset)
-          Offset = *End - Sym->Address;
-        else if (P.Offset < *End - Sym->Address && NamesVariables)
-          return errorAt(P.OffsetRange,
-                         "at +" + hex(P.Offset) + " '" + P.Symbol +
-                             "' has not yet stored its parameters where its "
-                             "debug info says they are (the prologue ends at "
-                             "+" + hex(*End - Sym->Address) + "); probe '" +
-                             P.Symbol + "' or '" + P.Symbol + "+" +
-                             hex(*End - Sym->Address) + "'");
-      }
-      Site S;
-      // The bare name of a function sees its own scope even where the
-      // first statement is an inlined callee's first instruction (gdb's
-      // stopped_by_user_bp_inline_frame): `this` of Cart::add, not of the
-      // std::vector::push_back inlined at its prologue's end.
-      ScopeOwner Owner;
-      if (!P.HasOffset)
-        Owner.Function = ownerName(P);
-      if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange, Owner))
-        return std::move(E);
-      Sites.push_back(std::move(S));
-    }
-    return Sites;
+  if (isReturnProbe(Spec.Kind))
+    return errorAt(P.SymbolRange,
+                   "'" + P.Symbol + "' exists only inlined (" +
+                       Twine(F.Copies.size()) +
+                       " copies), so it never returns to a caller; probe "
+                       "the line of its return statement instead");
+  if (P.HasOffset && P.Offset)
+    return errorAt(P.OffsetRange,
+                   "'" + P.Symbol + "' exists only inlined (" +
+                       Twine(F.Copies.size()) +
+                       " copies), so it has no offsets; name one of its "
+                       "lines ('" + P.Symbol + ":N')");
+  ScopeOwner Owner;
+  Owner.Function = ownerName(P);
+  std::set<uint64_t> Seen;
+  for (DWARFDie C : F.Copies) {
+    auto Entry = entryOf(C);
+    if (!Entry || !Seen.insert(*Entry).second)
+      continue;
+    Site S;
+    if (Error E = fillSite(S, *Entry, P.SymbolRange, Owner))
+      return std::move(E);
+    Sites.push_back(std::move(S));
   }
+  llvm::sort(Sites, [](const Site &A, const Site &B) {
+    return A.Address < B.Address;
+  });
+  return Sites;
+}
 
+/// The site of a probe on one clone of the function (the function itself
+/// when it has no clones) at the place's offset, or past its prologue for
+/// the bare name.
+Expected<Site> DwarfResolver::cloneSite(const ElfSymbol &Clone) {
+  const ProbePlace &P = Spec.Place;
+  const ElfSymbol *Sym = &Clone;
+  if (P.Offset >= std::max<uint64_t>(Sym->Size, 1))
+    return errorAt(P.OffsetRange, "offset " + Twine(P.Offset) +
+                                      " is past the end of '" + P.Symbol +
+                                      "' (" + Twine(Sym->Size) + " bytes)");
+  if (P.Offset) {
+    auto Near = checkInstructionBoundary(DI.targetObject(), Sym->Address,
+                                         Sym->Size, P.Offset);
+    if (!Near)
+      return errorAt(P.OffsetRange, toString(Near.takeError()));
+    if (!Near->IsBoundary)
+      return errorAt(P.OffsetRange,
+                     "offset " + hex(P.Offset) + " is inside an instruction "
+                     "of '" + P.Symbol + "'; the nearest instruction "
+                     "boundaries are +" + hex(Near->Before) + " and +" +
+                     hex(Near->After));
+  }
+  // Unoptimized code keeps parameters in stack slots it fills in the
+  // prologue, and DWARF describes only those slots. A probe on the bare
+  // function name goes after the prologue, as gdb and perf put it; an
+  // explicit offset inside it would read the slots before they are set.
+  uint64_t Offset = P.Offset;
+  // A return probe is at the entry, whatever the prologue.
+  std::optional<uint64_t> End;
+  if (!isReturnProbe(Spec.Kind))
+    End = prologueEnd(*Sym);
+  // The bare name goes where gdb 13's `break NAME` does: first to the
+  // row the compiler marked as the prologue's end (clang -O2 marks
+  // it, possibly at the first instruction), then past the prologue of
+  // unoptimized code.
+  if (!P.HasOffset && !isReturnProbe(Spec.Kind))
+    if (DWARFUnit *U = DI.unitAt(Sym->Address))
+      if (const auto *LT = DI.dwarf().getLineTableForUnit(U))
+        if (auto Marked = markedPrologueEnd(*LT, Sym->Address,
+                                            Sym->Address + Sym->Size)) {
+          Offset = *Marked - Sym->Address;
+          End.reset();
+        }
+  if (End) {
+    bool NamesVariables = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
+      return A.Expr && partNeedingDebugInfo(*A.Expr).has_value();
+    });
+    if (!P.HasOffset)
+      Offset = *End - Sym->Address;
+    else if (P.Offset < *End - Sym->Address && NamesVariables)
+      return errorAt(P.OffsetRange,
+                     "at +" + hex(P.Offset) + " '" + P.Symbol +
+                         "' has not yet stored its parameters where its "
+                         "debug info says they are (the prologue ends at "
+                         "+" + hex(*End - Sym->Address) + "); probe '" +
+                         P.Symbol + "' or '" + P.Symbol + "+" +
+                         hex(*End - Sym->Address) + "'");
+  }
+  Site S;
+  // The bare name of a function sees its own scope even where the
+  // first statement is an inlined callee's first instruction (gdb's
+  // stopped_by_user_bp_inline_frame): `this` of Cart::add, not of the
+  // std::vector::push_back inlined at its prologue's end.
+  ScopeOwner Owner;
+  if (!P.HasOffset)
+    Owner.Function = ownerName(P);
+  if (Error E = fillSite(S, Sym->Address + Offset, P.SymbolRange, Owner))
+    return std::move(E);
+  return std::move(S);
+}
+
+/// The sites of `symbol[+offset]`: one per inlined copy, or one per clone
+/// (one in all for a plain function).
+Expected<std::vector<Site>> DwarfResolver::symbolSites() {
+  const ProbePlace &P = Spec.Place;
+  auto F = findFunction(P.Symbol, P.SymbolRange);
+  if (!F)
+    return F.takeError();
+  if (!F->Copies.empty())
+    return inlinedCopySites(*F);
+  if (F->Syms.size() > 1 && P.HasOffset && P.Offset) {
+    std::string Names;
+    for (const ElfSymbol &C : F->Syms)
+      Names += (Names.empty() ? "" : ", ") + C.Name;
+    return errorAt(P.SymbolRange, "'" + P.Symbol + "' is " +
+                                      Twine(F->Syms.size()) +
+                                      " clones (" + Names +
+                                      "); name one of them for an offset");
+  }
+  // One site per clone (one in all for a plain function).
+  std::vector<Site> Sites;
+  for (const ElfSymbol &Clone : F->Syms) {
+    auto S = cloneSite(Clone);
+    if (!S)
+      return S.takeError();
+    Sites.push_back(std::move(*S));
+  }
+  return Sites;
+}
+
+/// The sites of a line (`file:N`, `symbol:N`, `symbol:file:N`): one per
+/// address gdb would break at.
+Expected<std::vector<Site>> DwarfResolver::lineSites() {
+  const ProbePlace &P = Spec.Place;
+  std::vector<Site> Sites;
   std::optional<FunctionPlace> Within;
   std::string File = P.File;
   unsigned Line = P.Line;
@@ -1144,6 +1189,12 @@ Expected<std::vector<Site>> DwarfResolver::sites() {
     Sites.push_back(std::move(S));
   }
   return Sites;
+}
+
+Expected<std::vector<Site>> DwarfResolver::sites() {
+  if (Spec.Place.Form == ProbePlace::SymbolOffset)
+    return symbolSites();
+  return lineSites();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1388,12 +1439,15 @@ DwarfResolver::findVariableDefinition(DWARFUnit *Near,
 }
 
 Expected<std::pair<Located, DWARFDie>>
-DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E) {
-  std::string Name = qualifiedDieName(C);
+DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E,
+                           StringRef Written) {
+  std::string Name = Written.empty() ? qualifiedDieName(C) : Written.str();
   if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
     return errorAt(E.Range, "kernel global '" + Name +
                                 "' needs its run-time address, which KASLR "
                                 "moves; not supported yet");
+  // A PIE global is found relative to %ip, which a return probe sees at the
+  // caller's return address, not at this function.
   if (isReturnProbe(Spec.Kind) && isPIE() && C.find(dwarf::DW_AT_location))
     return errorAt(E.Range,
                    "global '" + Name + "' of a position-independent binary "
@@ -1406,175 +1460,178 @@ DwarfResolver::globalValue(const Site &S, DWARFDie C, const SpecExpr &E) {
   return std::make_pair(std::move(*L), typeOf(C));
 }
 
+/// lookup's first step: Name among the variables of the scopes around S,
+/// innermost first; none when no scope declares it.
+Expected<std::optional<std::pair<Located, DWARFDie>>>
+DwarfResolver::lookupLocal(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  for (DWARFDie Scope : S.LookupOrder) {
+    for (DWARFDie C : Scope.children()) {
+      if (!isVariableTag(C.getTag()))
+        continue;
+      const char *N = C.getShortName();
+      if (!N || Name != N)
+        continue;
+      // At return the frame is gone: DWARF describes the variable at the
+      // entry, not where the return probe fires.
+      if (isReturnProbe(Spec.Kind))
+        return errorAt(E.Range,
+                       "'" + Name + "' is a " +
+                           (C.getTag() == dwarf::DW_TAG_formal_parameter
+                                ? "parameter"
+                                : "local variable") +
+                           " of " + S.Sym.Name +
+                           ", gone when a return probe fires; fetch it in "
+                           "an entry probe, or use $retval and globals");
+      auto L = locateVariable(S, C, E);
+      if (!L)
+        return L.takeError();
+      return std::make_pair(std::move(*L), typeOf(C));
+    }
+    // Declared in the abstract function but absent from this copy: the
+    // compiler dropped it here.
+    if (DWARFDie Origin = Scope.getAttributeValueAsReferencedDie(
+            dwarf::DW_AT_abstract_origin))
+      for (DWARFDie C : Origin.children())
+        if (isVariableTag(C.getTag()) && C.getShortName() &&
+            Name == C.getShortName())
+          return notHereAt(E.Range, "'" + Name + "' is optimized out at " +
+                                      S.Where +
+                                      ": this copy of the function has no "
+                                      "location for it");
+  }
+  return std::nullopt;
+}
+
+/// lookup's second step: in a C++ method, a member of the object (gdb's and
+/// C++'s lookup: locals first, then the class and its bases, then globals):
+/// `total` is `this->total`. None outside a method or for another name.
+Expected<std::optional<std::pair<Located, DWARFDie>>>
+DwarfResolver::lookupThisMember(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  DWARFDie This;
+  for (DWARFDie Scope : S.Scopes) {
+    for (DWARFDie C : Scope.children())
+      if (C.getTag() == dwarf::DW_TAG_formal_parameter &&
+          C.getShortName() && StringRef(C.getShortName()) == "this")
+        This = C;
+    if (This)
+      break;
+  }
+  DWARFDie PT = This ? stripTypedefs(typeOf(This)) : DWARFDie();
+  if (PT && isPointer(PT)) {
+    DWARFDie Record = stripTypedefs(completeType(stripTypedefs(
+        PT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type))));
+    if (findMember(Record, Name)) {
+      SpecExpr Member;
+      Member.Kind = SpecExpr::Arrow;
+      Member.Name = Name.str();
+      Member.Range = E.Range;
+      Member.NameRange = E.NameRange;
+      Member.Base = std::make_unique<SpecExpr>();
+      Member.Base->Kind = SpecExpr::Ident;
+      Member.Base->Name = "this";
+      Member.Base->Range = Member.Base->NameRange = E.Range;
+      return evalExpr(S, Member, 1);
+    }
+  }
+  return std::nullopt;
+}
+
+/// lookup of a qualified name: a namespace global or a static class member
+/// (`shop::Cart::carts`), matched on the DWARF scopes of its declaration,
+/// the written name being a trailing part of the full one (as gdb).
 Expected<std::pair<Located, DWARFDie>>
-DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
+DwarfResolver::lookupQualified(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  std::string Tail = "::" + Name.str();
+  DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
+    std::string Q = qualifiedDieName(D);
+    return Q == Name || StringRef(Q).ends_with(Tail);
+  });
+  if (Def)
+    return globalValue(S, Def, E);
+  return errorAt(E.Range, "no global '" + Name + "' in the debug info of " +
+                              DI.targetPath() + " (a namespace variable or "
+                              "a static class member, by its qualified "
+                              "name)");
+}
+
+/// lookup of a global: the probe's unit first, then (as gdb) any unit that
+/// defines the name; the other units are read only when the symbol table
+/// has a data object of that name (a misspelt name on a kernel would
+/// otherwise parse every unit). None when no unit defines it.
+Expected<std::optional<std::pair<Located, DWARFDie>>>
+DwarfResolver::lookupGlobal(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  bool InSymtab = llvm::any_of(DI.findSymbol(Name), [](const ElfSymbol &Y) {
+    return !Y.IsFunction;
+  });
+  auto Defined = findEverywhere(
+      S.Unit,
+      [&](DWARFDie C) {
+        return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
+               Name == C.getShortName() &&
+               (C.find(dwarf::DW_AT_location) ||
+                C.find(dwarf::DW_AT_const_value));
+      },
+      1, InSymtab);
+  // Located as a qualified global is, the errors naming it as written.
+  if (!Defined.empty())
+    return globalValue(S, Defined.front(), E, Name);
+  return std::nullopt;
+}
+
+/// Whether Name is declared in a block of this function that does not
+/// cover the PC: that is the error (or this site is left out); success when
+/// no such block declares it.
+Error DwarfResolver::outOfScopeBlock(const Site &S, const SpecExpr &E) {
+  StringRef Name = E.Name;
+  std::string Ranges, BadRanges;
+  std::function<void(DWARFDie)> Find = [&](DWARFDie D) {
+    for (DWARFDie C : D.children()) {
+      if (C.getTag() == dwarf::DW_TAG_lexical_block) {
+        bool Declares = llvm::any_of(C.children(), [&](DWARFDie V) {
+          return isVariableTag(V.getTag()) && V.getShortName() &&
+                 Name == V.getShortName();
+        });
+        if (Declares && Ranges.empty() && BadRanges.empty()) {
+          if (auto R = C.getAddressRanges()) {
+            for (const DWARFAddressRange &AR : *R)
+              if (AR.HighPC > AR.LowPC)
+                Ranges += (Ranges.empty() ? "" : ", ") +
+                          ("+" + hex(AR.LowPC - S.Sym.Address) + "..+" +
+                           hex(AR.HighPC - S.Sym.Address));
+          } else {
+            BadRanges = toString(R.takeError());
+          }
+        }
+        Find(C);
+      }
+    }
+  };
+  Find(S.Function);
+  if (!BadRanges.empty())
+    return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                       : E.Range,
+                   "'" + Name + "' is declared in a block of " +
+                       S.Sym.Name + " whose address ranges cannot be "
+                       "read: " + BadRanges);
+  // Another site of the place (a copy of an inlined line whose scope
+  // is another function's) may have the name: this one is left out.
+  if (!Ranges.empty())
+    return notHereAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
+                                                         : E.Range,
+                   "'" + Name + "' is not in scope at " + S.Where +
+                       "; its block covers " + Ranges + " of " +
+                       S.Sym.Name);
+  return Error::success();
+}
+
+/// The error for a name lookup found nowhere, with the names visible here.
+Error DwarfResolver::variableNotFound(const Site &S, const SpecExpr &E) {
   bool GlobalOnly = E.Kind == SpecExpr::Global;
   StringRef Name = E.Name;
-  if (!GlobalOnly) {
-    for (DWARFDie Scope : S.LookupOrder) {
-      for (DWARFDie C : Scope.children()) {
-        if (!isVariableTag(C.getTag()))
-          continue;
-        const char *N = C.getShortName();
-        if (!N || Name != N)
-          continue;
-        // At return the frame is gone: DWARF describes the variable at the
-        // entry, not where the return probe fires.
-        if (isReturnProbe(Spec.Kind))
-          return errorAt(E.Range,
-                         "'" + Name + "' is a " +
-                             (C.getTag() == dwarf::DW_TAG_formal_parameter
-                                  ? "parameter"
-                                  : "local variable") +
-                             " of " + S.Sym.Name +
-                             ", gone when a return probe fires; fetch it in "
-                             "an entry probe, or use $retval and globals");
-        auto L = locateVariable(S, C, E);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), typeOf(C));
-      }
-      // Declared in the abstract function but absent from this copy: the
-      // compiler dropped it here.
-      if (DWARFDie Origin = Scope.getAttributeValueAsReferencedDie(
-              dwarf::DW_AT_abstract_origin))
-        for (DWARFDie C : Origin.children())
-          if (isVariableTag(C.getTag()) && C.getShortName() &&
-              Name == C.getShortName())
-            return notHereAt(E.Range, "'" + Name + "' is optimized out at " +
-                                        S.Where +
-                                        ": this copy of the function has no "
-                                        "location for it");
-    }
-  }
-  // In a C++ method, a member of the object (gdb's and C++'s lookup:
-  // locals first, then the class and its bases, then globals): `total`
-  // is `this->total`.
-  if (!GlobalOnly && !Name.contains("::")) {
-    DWARFDie This;
-    for (DWARFDie Scope : S.Scopes) {
-      for (DWARFDie C : Scope.children())
-        if (C.getTag() == dwarf::DW_TAG_formal_parameter &&
-            C.getShortName() && StringRef(C.getShortName()) == "this")
-          This = C;
-      if (This)
-        break;
-    }
-    DWARFDie PT = This ? stripTypedefs(typeOf(This)) : DWARFDie();
-    if (PT && isPointer(PT)) {
-      DWARFDie Record = stripTypedefs(completeType(stripTypedefs(
-          PT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type))));
-      if (findMember(Record, Name)) {
-        SpecExpr Member;
-        Member.Kind = SpecExpr::Arrow;
-        Member.Name = Name.str();
-        Member.Range = E.Range;
-        Member.NameRange = E.NameRange;
-        Member.Base = std::make_unique<SpecExpr>();
-        Member.Base->Kind = SpecExpr::Ident;
-        Member.Base->Name = "this";
-        Member.Base->Range = Member.Base->NameRange = E.Range;
-        return evalExpr(S, Member, 1);
-      }
-    }
-  }
-  // A qualified name: a namespace global or a static class member
-  // (`shop::Cart::carts`), matched on the DWARF scopes of its declaration,
-  // the written name being a trailing part of the full one (as gdb).
-  if (Name.contains("::")) {
-    std::string Tail = "::" + Name.str();
-    DWARFDie Def = findVariableDefinition(S.Unit, [&](DWARFDie D) {
-      std::string Q = qualifiedDieName(D);
-      return Q == Name || StringRef(Q).ends_with(Tail);
-    });
-    if (Def)
-      return globalValue(S, Def, E);
-    return errorAt(E.Range, "no global '" + Name + "' in the debug info of " +
-                                DI.targetPath() + " (a namespace variable or "
-                                "a static class member, by its qualified "
-                                "name)");
-  }
-  // Globals: the probe's unit first, then (as gdb) any unit that defines
-  // the name; the other units are read only when the symbol table has a
-  // data object of that name (a misspelt name on a kernel would otherwise
-  // parse every unit).
-  if (S.Unit) {
-    bool InSymtab = llvm::any_of(DI.findSymbol(Name), [](const ElfSymbol &Y) {
-      return !Y.IsFunction;
-    });
-    auto Defined = findEverywhere(
-        S.Unit,
-        [&](DWARFDie C) {
-          return C.getTag() == dwarf::DW_TAG_variable && C.getShortName() &&
-                 Name == C.getShortName() &&
-                 (C.find(dwarf::DW_AT_location) ||
-                  C.find(dwarf::DW_AT_const_value));
-        },
-        1, InSymtab);
-    for (DWARFDie C : Defined) {
-      {
-        if (!isUserProbe(Spec.Kind) && C.find(dwarf::DW_AT_location))
-          return errorAt(E.Range,
-                         "kernel global '" + Name +
-                             "' needs its run-time address, which KASLR "
-                             "moves; not supported yet");
-        // A PIE global is found relative to %ip, which a return probe sees
-        // at the caller's return address, not at this function.
-        if (isReturnProbe(Spec.Kind) && isPIE() &&
-            C.find(dwarf::DW_AT_location))
-          return errorAt(E.Range,
-                         "global '" + Name + "' of a position-independent "
-                         "binary cannot be located in a return probe (its "
-                         "load address is found from %ip, which is the "
-                         "caller's there); fetch it in an entry probe");
-        auto L = locateVariable(S, C, E);
-        if (!L)
-          return L.takeError();
-        return std::make_pair(std::move(*L), typeOf(C));
-      }
-    }
-  }
-  // Declared in a block of this function that does not cover the PC?
-  if (!GlobalOnly) {
-    std::string Ranges, BadRanges;
-    std::function<void(DWARFDie)> Find = [&](DWARFDie D) {
-      for (DWARFDie C : D.children()) {
-        if (C.getTag() == dwarf::DW_TAG_lexical_block) {
-          bool Declares = llvm::any_of(C.children(), [&](DWARFDie V) {
-            return isVariableTag(V.getTag()) && V.getShortName() &&
-                   Name == V.getShortName();
-          });
-          if (Declares && Ranges.empty() && BadRanges.empty()) {
-            if (auto R = C.getAddressRanges()) {
-              for (const DWARFAddressRange &AR : *R)
-                if (AR.HighPC > AR.LowPC)
-                  Ranges += (Ranges.empty() ? "" : ", ") +
-                            ("+" + hex(AR.LowPC - S.Sym.Address) + "..+" +
-                             hex(AR.HighPC - S.Sym.Address));
-            } else {
-              BadRanges = toString(R.takeError());
-            }
-          }
-          Find(C);
-        }
-      }
-    };
-    Find(S.Function);
-    if (!BadRanges.empty())
-      return errorAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
-                                                         : E.Range,
-                     "'" + Name + "' is declared in a block of " +
-                         S.Sym.Name + " whose address ranges cannot be "
-                         "read: " + BadRanges);
-    // Another site of the place (a copy of an inlined line whose scope
-    // is another function's) may have the name: this one is left out.
-    if (!Ranges.empty())
-      return notHereAt(E.NameRange.End > E.NameRange.Begin ? E.NameRange
-                                                           : E.Range,
-                     "'" + Name + "' is not in scope at " + S.Where +
-                         "; its block covers " + Ranges + " of " +
-                         S.Sym.Name);
-  }
   std::vector<std::string> Names;
   for (const VisibleVariable &V : visible(S))
     if (!GlobalOnly || V.Kind == "global")
@@ -1592,6 +1649,39 @@ DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
   if (!GlobalOnly)
     return notHereAt(At, Msg);
   return errorAt(At, Msg);
+}
+
+Expected<std::pair<Located, DWARFDie>>
+DwarfResolver::lookup(const Site &S, const SpecExpr &E) {
+  bool GlobalOnly = E.Kind == SpecExpr::Global;
+  StringRef Name = E.Name;
+  if (!GlobalOnly) {
+    auto Local = lookupLocal(S, E);
+    if (!Local)
+      return Local.takeError();
+    if (*Local)
+      return std::move(**Local);
+  }
+  if (!GlobalOnly && !Name.contains("::")) {
+    auto Member = lookupThisMember(S, E);
+    if (!Member)
+      return Member.takeError();
+    if (*Member)
+      return std::move(**Member);
+  }
+  if (Name.contains("::"))
+    return lookupQualified(S, E);
+  if (S.Unit) {
+    auto Global = lookupGlobal(S, E);
+    if (!Global)
+      return Global.takeError();
+    if (*Global)
+      return std::move(**Global);
+  }
+  if (!GlobalOnly)
+    if (Error Err = outOfScopeBlock(S, E))
+      return std::move(Err);
+  return variableNotFound(S, E);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2411,95 +2501,93 @@ DwarfResolver::countedString(const Site &S, const Located &L, DWARFDie T,
   return std::move(C);
 }
 
-Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
-  if (Arg.Form == ProbeArg::CType)
-    return errorAt(Arg.Range, "C type arguments are for entry probes "
-                              "without debug info; name the values instead");
+/// argPlan for an argument fetched ':string' (or ':ustring'): Loc and Type
+/// are where Arg is and its DWARF type, P the plan with its names filled in.
+Expected<ArgPlan> DwarfResolver::stringArgPlan(const Site &S,
+                                               const ProbeArg &Arg,
+                                               Located Loc, DWARFDie Type,
+                                               ArgPlan P) {
   const SpecExpr &E = *Arg.Expr;
-  auto R = evalExpr(S, E, 0);
-  if (!R)
-    return R.takeError();
-  auto [Loc, Type] = std::move(*R);
-  ArgPlan P;
-  P.Name = Arg.Text;
-  P.Text = Arg.Text;
-  P.CType = typeName(Type);
-
-  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
-  if (FT && FT->Kind == ValueType::String) {
-    if (E.Kind == SpecExpr::Method)
-      return errorAt(Arg.FetchTypeRange,
-                     "'" + text(E.Range) + "' is a number; ':" + FT->Text +
-                         "' needs a string");
-    DWARFDie T = stripTypedefs(Type);
-    // A reference to a library string is the string.
-    if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
-              T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
-      DWARFDie Referent = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-      if (!stdClassName(completeType(Referent)).empty()) {
-        auto Addr = valueOf(std::move(Loc), Type, E);
-        if (!Addr)
-          return Addr.takeError();
-        Loc = Located::memory(std::move(*Addr));
-        Type = Referent;
-        T = stripTypedefs(Type);
-      }
+  const ValueType *FT = &*Arg.FetchType;
+  if (E.Kind == SpecExpr::Method)
+    return errorAt(Arg.FetchTypeRange,
+                   "'" + text(E.Range) + "' is a number; ':" + FT->Text +
+                       "' needs a string");
+  DWARFDie T = stripTypedefs(Type);
+  // A reference to a library string is the string.
+  if (T && (T.getTag() == dwarf::DW_TAG_reference_type ||
+            T.getTag() == dwarf::DW_TAG_rvalue_reference_type)) {
+    DWARFDie Referent = T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    if (!stdClassName(completeType(Referent)).empty()) {
+      auto Addr = valueOf(std::move(Loc), Type, E);
+      if (!Addr)
+        return Addr.takeError();
+      Loc = Located::memory(std::move(*Addr));
+      Type = Referent;
+      T = stripTypedefs(Type);
     }
-    // A string that is a pointer and a length: its characters, up to the
-    // string limit, and its length beside them.
-    if (isCountedString(T, completeType(T))) {
-      auto C = countedString(S, Loc, T, E, Arg.FetchTypeRange);
-      if (!C)
-        return C.takeError();
-      if (!C->Chars)
-        return notHereAt(E.Range, "the pointer of '" + text(E.Range) +
-                                      "' is optimized out at " + S.Where +
-                                      " (its length is not: '" +
-                                      text(E.Range) + ".size()')");
-      P.Expr = std::move(C->Chars);
-      P.Length = std::move(C->Length);
-      P.Type.Kind = ValueType::String;
-      P.Type.Size = StringFetchSize;
-      P.UserString =
-          Arg.FetchUserString && !isUserProbe(Spec.Kind);
-      return std::move(P);
-    }
-    // A char array in memory is its own address; a pointer is read. The
-    // characters must be bytes: a string of ints would be garbage.
-    if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
-      DWARFDie Elem = stripTypedefs(
-          T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
-      bool Bytes = !Elem; // void *
-      if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
-        Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
-      if (!Bytes)
-        return errorAt(Arg.FetchTypeRange,
-                       "':" + FT->Text + "' needs a pointer to char or a "
-                       "char array; '" + text(E.Range) + "' is a '" +
-                       typeName(Type) + "'");
-    }
-    std::unique_ptr<FetchExpr> Addr;
-    if (T && T.getTag() == dwarf::DW_TAG_array_type &&
-        Loc.Kind == Located::Memory) {
-      Addr = std::move(Loc.Expr);
-    } else if (isPointer(T) || !T) {
-      auto V = valueOf(std::move(Loc), T ? Type : DWARFDie(), E);
-      if (!V)
-        return V.takeError();
-      Addr = std::move(*V);
-    } else {
-      return errorAt(Arg.FetchTypeRange,
-                     "':" + FT->Text + "' needs a pointer or a char array; '" +
-                         text(E.Range) + "' is a '" + typeName(Type) + "'");
-    }
-    P.Expr = std::move(Addr);
+  }
+  // A string that is a pointer and a length: its characters, up to the
+  // string limit, and its length beside them.
+  if (isCountedString(T, completeType(T))) {
+    auto C = countedString(S, Loc, T, E, Arg.FetchTypeRange);
+    if (!C)
+      return C.takeError();
+    if (!C->Chars)
+      return notHereAt(E.Range, "the pointer of '" + text(E.Range) +
+                                    "' is optimized out at " + S.Where +
+                                    " (its length is not: '" +
+                                    text(E.Range) + ".size()')");
+    P.Expr = std::move(C->Chars);
+    P.Length = std::move(C->Length);
     P.Type.Kind = ValueType::String;
     P.Type.Size = StringFetchSize;
     P.UserString =
         Arg.FetchUserString && !isUserProbe(Spec.Kind);
     return std::move(P);
   }
+  // A char array in memory is its own address; a pointer is read. The
+  // characters must be bytes: a string of ints would be garbage.
+  if (T && (T.getTag() == dwarf::DW_TAG_array_type || isPointer(T))) {
+    DWARFDie Elem = stripTypedefs(
+        T.getAttributeValueAsReferencedDie(dwarf::DW_AT_type));
+    bool Bytes = !Elem; // void *
+    if (Elem && Elem.getTag() == dwarf::DW_TAG_base_type)
+      Bytes = typeSize(Elem, ABI.PointerSize).value_or(0) == 1;
+    if (!Bytes)
+      return errorAt(Arg.FetchTypeRange,
+                     "':" + FT->Text + "' needs a pointer to char or a "
+                     "char array; '" + text(E.Range) + "' is a '" +
+                     typeName(Type) + "'");
+  }
+  std::unique_ptr<FetchExpr> Addr;
+  if (T && T.getTag() == dwarf::DW_TAG_array_type &&
+      Loc.Kind == Located::Memory) {
+    Addr = std::move(Loc.Expr);
+  } else if (isPointer(T) || !T) {
+    auto V = valueOf(std::move(Loc), T ? Type : DWARFDie(), E);
+    if (!V)
+      return V.takeError();
+    Addr = std::move(*V);
+  } else {
+    return errorAt(Arg.FetchTypeRange,
+                   "':" + FT->Text + "' needs a pointer or a char array; '" +
+                       text(E.Range) + "' is a '" + typeName(Type) + "'");
+  }
+  P.Expr = std::move(Addr);
+  P.Type.Kind = ValueType::String;
+  P.Type.Size = StringFetchSize;
+  P.UserString =
+      Arg.FetchUserString && !isUserProbe(Spec.Kind);
+  return std::move(P);
+}
 
+/// The type argPlan fetches Arg (of DWARF type Type) as: its ':type' when it
+/// has one, else its own; names it in P.CType where that differs.
+Expected<ValueType> DwarfResolver::argValueType(const ProbeArg &Arg,
+                                                DWARFDie Type, ArgPlan &P) {
+  const SpecExpr &E = *Arg.Expr;
+  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
   ValueType VT;
   if (FT && isAggregate(completeType(Type))) {
     // A struct, union or array is copied whole or not at all: reading a
@@ -2536,6 +2624,31 @@ Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
                                   toString(V.takeError()));
     VT = *V;
   }
+  return VT;
+}
+
+Expected<ArgPlan> DwarfResolver::argPlan(const Site &S, const ProbeArg &Arg) {
+  if (Arg.Form == ProbeArg::CType)
+    return errorAt(Arg.Range, "C type arguments are for entry probes "
+                              "without debug info; name the values instead");
+  const SpecExpr &E = *Arg.Expr;
+  auto R = evalExpr(S, E, 0);
+  if (!R)
+    return R.takeError();
+  auto [Loc, Type] = std::move(*R);
+  ArgPlan P;
+  P.Name = Arg.Text;
+  P.Text = Arg.Text;
+  P.CType = typeName(Type);
+
+  const ValueType *FT = Arg.FetchType ? &*Arg.FetchType : nullptr;
+  if (FT && FT->Kind == ValueType::String)
+    return stringArgPlan(S, Arg, std::move(Loc), Type, std::move(P));
+
+  auto VTOr = argValueType(Arg, Type, P);
+  if (!VTOr)
+    return VTOr.takeError();
+  ValueType VT = *VTOr;
 
   if (VT.Kind == ValueType::Aggregate) {
     // Copied whole: a memory block (Deref of the aggregate's size), or the

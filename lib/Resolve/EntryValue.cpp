@@ -256,63 +256,54 @@ static std::optional<ArrayRef<uint8_t>> callValue(DWARFDie Site,
   return std::nullopt;
 }
 
-Expected<std::unique_ptr<FetchExpr>>
-entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
-                      std::unique_ptr<FetchExpr> Otherwise) {
-  const ArchABI &ABI = *Ctx.ABI;
-  if (Ctx.CallerDepth >= MaxCallerDepth)
-    return fail("its callers' values are entry values of their own callers, "
-                "which bpfprobe follows only " + Twine(MaxCallerDepth) +
-                " calls up");
-  // A register of the frame the expression is in (the probe's, or a
-  // caller's when a call value is itself an entry value).
-  auto ThisFrame = [&Ctx, &ABI](unsigned R)
-      -> Expected<std::unique_ptr<FetchExpr>> {
-    if (Ctx.FrameRegister)
-      return Ctx.FrameRegister(R);
-    int Idx = ABI.findDwarfReg(R);
-    if (Idx < 0)
-      return fail("DWARF register " + Twine(R) + " is not in struct pt_regs");
-    return FetchExpr::reg(Idx);
-  };
-  DWARFDie F = Ctx.Subprogram;
-  std::optional<uint64_t> Entry = functionEntry(F);
-  if (!F || !Entry)
-    return fail("the function's entry address is not in the debug info");
-  // At the entry itself the register still holds it.
-  if (Ctx.PC == *Entry)
-    return ThisFrame(DwarfReg);
-  if (!Ctx.UserSpace)
-    return fail("its callers' values are found by return address, which "
-                "KASLR moves in a kernel");
+using RegisterReader =
+    std::function<Expected<std::unique_ptr<FetchExpr>>(unsigned DwarfReg)>;
 
-  auto U = unwindAt(Ctx);
-  if (!U)
-    return U.takeError();
-  // The return address, by the CFI's rule for its column.
+/// A register of the frame the expression is in (the probe's, or a
+/// caller's when a call value is itself an entry value).
+static Expected<std::unique_ptr<FetchExpr>>
+thisFrameRegister(const LocationContext &Ctx, unsigned R) {
+  const ArchABI &ABI = *Ctx.ABI;
+  if (Ctx.FrameRegister)
+    return Ctx.FrameRegister(R);
+  int Idx = ABI.findDwarfReg(R);
+  if (Idx < 0)
+    return fail("DWARF register " + Twine(R) + " is not in struct pt_regs");
+  return FetchExpr::reg(Idx);
+}
+
+/// The return address at Ctx.PC, by the CFI's rule for its column.
+static Expected<std::unique_ptr<FetchExpr>>
+returnAddress(const LocationContext &Ctx, const UnwindAt &U) {
+  const ArchABI &ABI = *Ctx.ABI;
   std::unique_ptr<FetchExpr> RA;
-  std::optional<UnwindAt::Rule> RARule = U->RuleOf(U->ReturnAddressReg);
+  std::optional<UnwindAt::Rule> RARule = U.RuleOf(U.ReturnAddressReg);
   if (RARule && RARule->Kind == dwarf::UnwindLocation::CFAPlusOffset &&
       RARule->Deref)
-    RA = FetchExpr::deref(FetchExpr::add(U->CFA->clone(), RARule->Offset),
+    RA = FetchExpr::deref(FetchExpr::add(U.CFA->clone(), RARule->Offset),
                           ABI.PointerSize);
   else if (!RARule || RARule->Kind == dwarf::UnwindLocation::Same) {
-    auto R = ThisFrame(U->ReturnAddressReg);
+    auto R = thisFrameRegister(Ctx, U.ReturnAddressReg);
     if (!R)
       return R.takeError();
     RA = std::move(*R);
   } else
     return fail("the call frame information at 0x" + utohexstr(Ctx.PC) +
                 " does not say where the return address is");
+  return std::move(RA);
+}
 
-  // The caller's registers at the call, as the CFI unwinds them.
+/// The caller's registers at the call, as the CFI unwinds them.
+static RegisterReader callerRegisters(const LocationContext &Ctx,
+                                      const UnwindAt &U) {
+  const ArchABI &ABI = *Ctx.ABI;
   int SPDwarf = ABI.reg(ABI.SPReg).DwarfNum;
-  std::shared_ptr<FetchExpr> CFA(U->CFA->clone().release());
-  auto RuleOf = U->RuleOf;
+  std::shared_ptr<FetchExpr> CFA(U.CFA->clone().release());
+  auto RuleOf = U.RuleOf;
   auto Inner = Ctx.FrameRegister;
-  auto CallerRegister =
-      [&ABI, CFA, RuleOf, SPDwarf,
-       Inner](unsigned R) -> Expected<std::unique_ptr<FetchExpr>> {
+  return [ABIp = Ctx.ABI, CFA, RuleOf, SPDwarf,
+          Inner](unsigned R) -> Expected<std::unique_ptr<FetchExpr>> {
+    const ArchABI &ABI = *ABIp;
     if (int(R) == SPDwarf)
       return CFA->clone();
     int Idx = ABI.findDwarfReg(R);
@@ -335,8 +326,29 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
     }
     return fail("the caller's " + Name + " is not recoverable in the callee");
   };
+}
 
-  // The call sites that call F.
+namespace {
+
+/// What the call sites of F say: the callers that give the value, why the
+/// first one that does not failed, how many call F, and the tail calls, by
+/// the entry of the function that makes them (the entry of the target, or
+/// nullopt for an indirect one).
+struct CallSiteScan {
+  std::vector<Caller> Callers;
+  std::string FirstReason;
+  size_t Seen = 0;
+  std::map<uint64_t, std::vector<std::optional<uint64_t>>> TailCalls;
+};
+
+} // namespace
+
+/// The call sites that call F (entry address Entry), each one's value of
+/// DwarfReg evaluated in the caller's frame (CallerRegister).
+static Expected<CallSiteScan>
+scanCallSites(const LocationContext &Ctx, DWARFDie F, uint64_t Entry,
+              unsigned DwarfReg, const RegisterReader &CallerRegister) {
+  const ArchABI &ABI = *Ctx.ABI;
   DWARFContext *DC = Ctx.Dwarf;
   std::vector<DWARFUnit *> Units;
   if (DC && DC->getNumCompileUnits() <= MaxScannedUnits) {
@@ -345,12 +357,14 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
   } else if (F.getDwarfUnit()) {
     Units.push_back(F.getDwarfUnit());
   }
-  std::vector<Caller> Callers;
-  std::string FirstReason;
-  size_t Seen = 0;
+  CallSiteScan Scan;
+  std::vector<Caller> &Callers = Scan.Callers;
+  std::string &FirstReason = Scan.FirstReason;
+  size_t &Seen = Scan.Seen;
   // Tail calls, by the entry of the function that makes them: the entry
   // of the target, or nullopt for an indirect one.
-  std::map<uint64_t, std::vector<std::optional<uint64_t>>> TailCalls;
+  std::map<uint64_t, std::vector<std::optional<uint64_t>>> &TailCalls =
+      Scan.TailCalls;
   std::function<Error(DWARFDie)> Walk = [&](DWARFDie D) -> Error {
     for (DWARFDie C : D.children()) {
       if (isCallSite(C.getTag()) && isTailCall(C)) {
@@ -359,7 +373,7 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
           TailCalls[*From].push_back(callTarget(C, Ctx));
         continue;
       }
-      if (isCallSite(C.getTag()) && targetsFunction(C, F, *Entry, Ctx)) {
+      if (isCallSite(C.getTag()) && targetsFunction(C, F, Entry, Ctx)) {
         DWARFDie CallerFn = enclosingSubprogram(C);
         std::optional<uint64_t> Ret = returnPC(C);
         // As gdb checks the call site's target against the function of the
@@ -411,38 +425,43 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
   for (DWARFUnit *CU : Units)
     if (Error E = Walk(CU->getUnitDIE(false)))
       return std::move(E);
-  // As gdb (func_verify_no_selftailcall): if F can reach itself through
-  // tail calls, its frame may be a later activation than the call its
-  // return address names. An indirect tail call on the way may be one.
-  {
-    std::set<uint64_t> Visited{*Entry};
-    std::vector<uint64_t> Work{*Entry};
-    while (!Work.empty()) {
-      uint64_t Fn = Work.back();
-      Work.pop_back();
-      for (std::optional<uint64_t> T : TailCalls[Fn]) {
-        if (!T)
-          return fail("a tail call through a pointer is reachable from it "
-                      "by tail calls, so its return address may not "
-                      "identify its entry");
-        if (*T == *Entry)
-          return fail("it can call itself through tail calls, so its "
-                      "return address does not identify its entry");
-        if (Visited.insert(*T).second)
-          Work.push_back(*T);
-      }
+  return std::move(Scan);
+}
+
+/// As gdb (func_verify_no_selftailcall): if F can reach itself through
+/// tail calls, its frame may be a later activation than the call its
+/// return address names. An indirect tail call on the way may be one.
+static Error
+checkNoSelfTailCall(std::map<uint64_t, std::vector<std::optional<uint64_t>>>
+                        &TailCalls,
+                    uint64_t Entry) {
+  std::set<uint64_t> Visited{Entry};
+  std::vector<uint64_t> Work{Entry};
+  while (!Work.empty()) {
+    uint64_t Fn = Work.back();
+    Work.pop_back();
+    for (std::optional<uint64_t> T : TailCalls[Fn]) {
+      if (!T)
+        return fail("a tail call through a pointer is reachable from it "
+                    "by tail calls, so its return address may not "
+                    "identify its entry");
+      if (*T == Entry)
+        return fail("it can call itself through tail calls, so its "
+                    "return address does not identify its entry");
+      if (Visited.insert(*T).second)
+        Work.push_back(*T);
     }
   }
-  if (Callers.empty())
-    return fail(Seen ? "no call site of it gives the value (" + FirstReason +
-                           ")"
-                     : std::string("the debug info has no call site that "
-                                   "calls it directly"));
-  if (Callers.size() > MaxCallers)
-    return fail("it has " + Twine(Callers.size()) +
-                " call sites that give the value, more than the " +
-                Twine(MaxCallers) + " a prologue selects among");
+  return Error::success();
+}
 
+/// The value the return address RA selects among the callers' values; no
+/// match gives Otherwise, or a fault.
+static std::unique_ptr<FetchExpr>
+selectByReturnAddress(const LocationContext &Ctx, std::vector<Caller> &Callers,
+                      std::unique_ptr<FetchExpr> RA,
+                      std::unique_ptr<FetchExpr> Otherwise) {
+  const ArchABI &ABI = *Ctx.ABI;
   // RA == ret_i ? value_i : ... : fault. In a PIE the load bias cancels
   // out: RA - %ip == ret_i - PC.
   std::unique_ptr<FetchExpr> Key =
@@ -461,7 +480,51 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
         FetchExpr::binary(FetchExpr::Eq, Key->clone(), FetchExpr::constant(K)),
         std::move(It->Value), std::move(Out));
   }
-  return std::move(Out);
+  return Out;
+}
+
+Expected<std::unique_ptr<FetchExpr>>
+entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
+                      std::unique_ptr<FetchExpr> Otherwise) {
+  if (Ctx.CallerDepth >= MaxCallerDepth)
+    return fail("its callers' values are entry values of their own callers, "
+                "which bpfprobe follows only " + Twine(MaxCallerDepth) +
+                " calls up");
+  DWARFDie F = Ctx.Subprogram;
+  std::optional<uint64_t> Entry = functionEntry(F);
+  if (!F || !Entry)
+    return fail("the function's entry address is not in the debug info");
+  // At the entry itself the register still holds it.
+  if (Ctx.PC == *Entry)
+    return thisFrameRegister(Ctx, DwarfReg);
+  if (!Ctx.UserSpace)
+    return fail("its callers' values are found by return address, which "
+                "KASLR moves in a kernel");
+
+  auto U = unwindAt(Ctx);
+  if (!U)
+    return U.takeError();
+  auto RA = returnAddress(Ctx, *U);
+  if (!RA)
+    return RA.takeError();
+  RegisterReader CallerRegister = callerRegisters(Ctx, *U);
+
+  auto Scan = scanCallSites(Ctx, F, *Entry, DwarfReg, CallerRegister);
+  if (!Scan)
+    return Scan.takeError();
+  if (Error E = checkNoSelfTailCall(Scan->TailCalls, *Entry))
+    return std::move(E);
+  if (Scan->Callers.empty())
+    return fail(Scan->Seen ? "no call site of it gives the value (" +
+                                 Scan->FirstReason + ")"
+                           : std::string("the debug info has no call site "
+                                         "that calls it directly"));
+  if (Scan->Callers.size() > MaxCallers)
+    return fail("it has " + Twine(Scan->Callers.size()) +
+                " call sites that give the value, more than the " +
+                Twine(MaxCallers) + " a prologue selects among");
+  return selectByReturnAddress(Ctx, Scan->Callers, std::move(*RA),
+                               std::move(Otherwise));
 }
 
 } // namespace bpfprobe
