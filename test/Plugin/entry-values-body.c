@@ -18,15 +18,15 @@ char LICENSE[] SEC("license") = "GPL";
 
 // CHECK-LABEL: define {{.*}}i32 @on_f__entry(ptr
 // CHECK-SAME:  section "uprobe/./demo:f"
-// CHECK:       getelementptr inbounds i8, ptr %0, i64 112
-// CHECK:       getelementptr inbounds i8, ptr %0, i64 152
+// CHECK:       getelementptr inbounds{{( nuw)?}} i8, ptr %0, i64 112
+// CHECK:       getelementptr inbounds{{( nuw)?}} i8, ptr %0, i64 152
 // CHECK:       call i64 inttoptr (i64 14 to ptr)()
 // CHECK:       call i64 inttoptr (i64 2 to ptr)(ptr nonnull @bpfprobe_entry_on_f,
 // CHECK-NEXT:  ret i32 0
 
 // CHECK-LABEL: define {{.*}}i32 @on_f(ptr
 // CHECK-SAME:  section "uretprobe/./demo:f"
-// CHECK:       [[SPP:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 152
+// CHECK:       [[SPP:%[0-9]+]] = getelementptr inbounds{{( nuw)?}} i8, ptr %0, i64 152
 // CHECK-NEXT:  [[SP:%[0-9]+]] = load volatile i64, ptr [[SPP]]
 // CHECK-NEXT:  add i64 [[SP]], -8
 // CHECK:       [[REC:%[0-9]+]] = call ptr inttoptr (i64 1 to ptr)(ptr nonnull @bpfprobe_entry_on_f,
