@@ -784,16 +784,9 @@ Error SpecParser::parseArg(ProbeArg &A) {
       return E.takeError();
     A.Expr = std::move(*E);
     A.Form = ProbeArg::Expression;
-    unsigned End = Pos;
-    skipSpace();
-    if (peek() == ':') {
-      ++Pos;
-      skipSpace();
-      if (Error Err = parseFetchType(A))
-        return Err;
-      End = Pos;
-    }
-    Pos = End;
+    unsigned End;
+    if (Error Err = parseArgFetchType(A, End))
+      return Err;
     A.Range = {B, End};
     const SpecExpr &X = *A.Expr;
     // A bare name (not parenthesised, no fetch type, not qualified) may be
