@@ -2763,6 +2763,14 @@ resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
   auto Sites = R.sites();
   if (!Sites)
     return Sites.takeError();
+  // Every path of sites() finds at least one address or says why not; a
+  // corrupt debug file can still leave none (a function whose ranges and
+  // symbol both vanished), and that is a refusal, not an empty probe.
+  if (Sites->empty())
+    return errorAt(Spec.Place.Form == ProbePlace::SymbolOffset
+                       ? Spec.Place.SymbolRange
+                       : Spec.Place.LineRange,
+                   "the debug info gives no code address for this place");
   std::vector<SitePlan> Plans;
   // A copy of an inlined line where a value has no location is left out
   // (perf does the same), as long as another copy has every value.
