@@ -78,10 +78,15 @@ static bool find_beside(const char *const *cands, char *out, size_t sz)
 	for (size_t i = 0; cands[i]; i++) {
 		if (!*cands[i])
 			continue;
+		int n;
+
 		if (cands[i][0] == '/')
-			snprintf(out, sz, "%s", cands[i]);
+			n = snprintf(out, sz, "%s", cands[i]);
 		else
-			snprintf(out, sz, "%s/%s", dir, cands[i]);
+			n = snprintf(out, sz, "%s/%s", dir, cands[i]);
+		/* A truncated path could name another file: not a candidate. */
+		if (n < 0 || (size_t)n >= sz)
+			continue;
 		if (!access(out, R_OK))
 			return true;
 	}

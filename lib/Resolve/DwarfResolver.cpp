@@ -109,12 +109,6 @@ std::string declFile(DWARFDie D) {
   return Path;
 }
 
-bool isScopeTag(dwarf::Tag T) {
-  return T == dwarf::DW_TAG_subprogram ||
-         T == dwarf::DW_TAG_inlined_subroutine ||
-         T == dwarf::DW_TAG_lexical_block;
-}
-
 bool isVariableTag(dwarf::Tag T) {
   return T == dwarf::DW_TAG_variable || T == dwarf::DW_TAG_formal_parameter;
 }

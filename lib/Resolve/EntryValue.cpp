@@ -174,8 +174,8 @@ static std::optional<uint64_t> directCallTarget(const LocationContext &Ctx,
     // shorter than its header says has no call to read.
     if (At - Sec.getAddress() + 5 > Data->size())
       return std::nullopt;
-    const uint8_t *P =
-        reinterpret_cast<const uint8_t *>(Data->data()) + (At - Sec.getAddress());
+    const uint8_t *P = reinterpret_cast<const uint8_t *>(Data->data()) +
+                       (At - Sec.getAddress());
     if (P[0] != 0xe8)
       return std::nullopt;
     int32_t Rel = int32_t(uint32_t(P[1]) | uint32_t(P[2]) << 8 |
@@ -204,7 +204,8 @@ static std::optional<uint64_t> callTarget(DWARFDie Site,
 }
 
 static bool isTailCall(DWARFDie Site) {
-  return dwarf::toUnsigned(Site.find(dwarf::DW_AT_call_tail_call)).value_or(0) ||
+  return dwarf::toUnsigned(Site.find(dwarf::DW_AT_call_tail_call))
+             .value_or(0) ||
          dwarf::toUnsigned(Site.find(dwarf::DW_AT_GNU_tail_call)).value_or(0);
 }
 
@@ -230,7 +231,7 @@ static std::optional<ArrayRef<uint8_t>> callValue(DWARFDie Site,
     bool Match = false;
     if (Block->size() == 1 && (*Block)[0] >= dwarf::DW_OP_reg0 &&
         (*Block)[0] <= dwarf::DW_OP_reg31)
-      Match = (*Block)[0] - dwarf::DW_OP_reg0 == DwarfReg;
+      Match = unsigned((*Block)[0] - dwarf::DW_OP_reg0) == DwarfReg;
     else if (Block->size() >= 2 && (*Block)[0] == dwarf::DW_OP_regx) {
       uint64_t N = 0;
       unsigned Shift = 0;
@@ -431,10 +432,9 @@ scanCallSites(const LocationContext &Ctx, DWARFDie F, uint64_t Entry,
 /// As gdb (func_verify_no_selftailcall): if F can reach itself through
 /// tail calls, its frame may be a later activation than the call its
 /// return address names. An indirect tail call on the way may be one.
-static Error
-checkNoSelfTailCall(std::map<uint64_t, std::vector<std::optional<uint64_t>>>
-                        &TailCalls,
-                    uint64_t Entry) {
+static Error checkNoSelfTailCall(
+    std::map<uint64_t, std::vector<std::optional<uint64_t>>> &TailCalls,
+    uint64_t Entry) {
   std::set<uint64_t> Visited{Entry};
   std::vector<uint64_t> Work{Entry};
   while (!Work.empty()) {
@@ -488,8 +488,8 @@ entryValueFromCallers(const LocationContext &Ctx, unsigned DwarfReg,
                       std::unique_ptr<FetchExpr> Otherwise) {
   if (Ctx.CallerDepth >= MaxCallerDepth)
     return fail("its callers' values are entry values of their own callers, "
-                "which bpfprobe follows only " + Twine(MaxCallerDepth) +
-                " calls up");
+                "which bpfprobe follows only " +
+                Twine(MaxCallerDepth) + " calls up");
   DWARFDie F = Ctx.Subprogram;
   std::optional<uint64_t> Entry = functionEntry(F);
   if (!F || !Entry)

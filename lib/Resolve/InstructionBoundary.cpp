@@ -8,6 +8,7 @@
 #include "Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
@@ -25,9 +26,10 @@ using namespace llvm;
 
 namespace bpfprobe {
 
-Expected<BoundaryInfo>
-checkInstructionBoundary(const object::ObjectFile &Obj, uint64_t FuncAddr,
-                         uint64_t FuncSize, uint64_t Offset) {
+Expected<BoundaryInfo> checkInstructionBoundary(const object::ObjectFile &Obj,
+                                                uint64_t FuncAddr,
+                                                uint64_t FuncSize,
+                                                uint64_t Offset) {
   static std::once_flag Once;
   std::call_once(Once, [] {
     InitializeAllTargetInfos();
@@ -50,20 +52,26 @@ checkInstructionBoundary(const object::ObjectFile &Obj, uint64_t FuncAddr,
     break;
   }
   if (Bytes.empty())
-    return fail("the instructions of the function at 0x" +
-                utohexstr(FuncAddr) + " are not in the binary");
+    return fail("the instructions of the function at 0x" + utohexstr(FuncAddr) +
+                " are not in the binary");
 
   Triple TT = Obj.makeTriple();
+  // LLVM 21 takes the Triple itself and deprecates the string overloads.
+#if LLVM_VERSION_MAJOR >= 21
+  const Triple &TTArg = TT;
+#else
+  const std::string &TTArg = TT.getTriple();
+#endif
   std::string Err;
-  const Target *T = TargetRegistry::lookupTarget(TT.getTriple(), Err);
+  const Target *T = TargetRegistry::lookupTarget(TTArg, Err);
   if (!T)
     return fail("no disassembler for " + TT.getTriple() + ": " + Err);
-  std::unique_ptr<MCRegisterInfo> MRI(T->createMCRegInfo(TT.getTriple()));
+  std::unique_ptr<MCRegisterInfo> MRI(T->createMCRegInfo(TTArg));
   MCTargetOptions Opts;
-  std::unique_ptr<MCAsmInfo> MAI(T->createMCAsmInfo(*MRI, TT.getTriple(), Opts));
+  std::unique_ptr<MCAsmInfo> MAI(T->createMCAsmInfo(*MRI, TTArg, Opts));
   auto Features = Obj.getFeatures();
   std::unique_ptr<MCSubtargetInfo> STI(T->createMCSubtargetInfo(
-      TT.getTriple(), "", Features ? Features->getString() : ""));
+      TTArg, "", Features ? Features->getString() : ""));
   if (!Features)
     consumeError(Features.takeError());
   if (!MRI || !MAI || !STI)
