@@ -348,6 +348,31 @@ static bool isCountedString(DWARFDie T, DWARFDie Complete) {
           StringRef(T.getShortName()) == "String");
 }
 
+/// The member holding the element count of a Rust Vec<T> ("len") or slice
+/// &[T] / &mut [T] ("length"), by the names rustc's debug info gives them;
+/// null for other types.
+static const char *rustLengthMember(DWARFDie Rec) {
+  if (!Rec || Rec.getTag() != dwarf::DW_TAG_structure_type ||
+      !Rec.getShortName())
+    return nullptr;
+  DWARFUnit *U = Rec.getDwarfUnit();
+  auto Lang = U ? U->getUnitDIE().find(dwarf::DW_AT_language) : std::nullopt;
+  if (!Lang || Lang->getAsUnsignedConstant() != dwarf::DW_LANG_Rust)
+    return nullptr;
+  StringRef Name = Rec.getShortName();
+  auto InNamespace = [](DWARFDie D, StringRef Name) {
+    return D && D.getTag() == dwarf::DW_TAG_namespace && D.getShortName() &&
+           StringRef(D.getShortName()) == Name;
+  };
+  DWARFDie Parent = Rec.getParent();
+  if (Name.starts_with("Vec<") && InNamespace(Parent, "vec") &&
+      InNamespace(Parent.getParent(), "alloc"))
+    return "len";
+  if (Name.starts_with("&[") || Name.starts_with("&mut ["))
+    return "length";
+  return nullptr;
+}
+
 class DwarfResolver {
 public:
   DwarfResolver(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI)
@@ -2090,10 +2115,22 @@ DwarfResolver::evalMethod(const Site &S, const SpecExpr &E, Located Loc,
       return C.takeError();
     return std::make_pair(Located::value(std::move(C->Length)), DWARFDie());
   }
+  // Rust: a Vec<T> keeps its element count in `len` (beside `buf`), a
+  // slice &[T] in `length` (beside `data_ptr`); gdb shows both as members.
+  if (const char *LenName = rustLengthMember(Rec)) {
+    auto M = findMember(Rec, LenName);
+    if (M && !M->IsStatic && M->VirtualBase.empty())
+      return memberOf(S, E, std::move(Loc), Type, *M, /*Arrow=*/false,
+                      BaseText);
+  }
+  if (isPointer(T))
+    return errorAt(E.Range, "'" + BaseText + "' is a pointer; use '" +
+                                BaseText + "->" + E.Name + "()'");
   return errorAt(E.NameRange,
-                 "'" + E.Name + "()' is known for std::vector (its element "
-                 "count) and strings (std::string, std::string_view, Rust "
-                 "&str and String: their length); '" + BaseText +
+                 "'" + E.Name + "()' is known for vectors (std::vector, "
+                 "Rust Vec: the element count), Rust slices (their length) "
+                 "and strings (std::string, std::string_view, Rust &str "
+                 "and String: their length); '" + BaseText +
                      "' has type '" + typeName(Type) + "'");
 }
 

@@ -1008,17 +1008,19 @@ SpecParser::ExprResult SpecParser::parsePostfix(unsigned Depth) {
       unsigned AfterName = Pos;
       skipSpace();
       if (peek() == '(') {
-        // A pseudo-method, as gdb evaluates `v.size()`: the only one is
-        // size(), of a std::vector (its element count) or a string (its
-        // length); the resolver checks the type.
-        if (Name != "size")
+        // A pseudo-method, as gdb evaluates `v.size()`: size(), or len()
+        // as Rust spells it, of a std::vector or a Rust Vec or slice (its
+        // element count) or a string (its length); the resolver checks
+        // the type.
+        if (Name != "size" && Name != "len")
           return error(NB, "unknown method '" + Name +
                                "()'; the one method an argument can call is "
-                               "'size()' (of a std::vector or a string)");
+                               "'size()', or 'len()' as Rust spells it (of a "
+                               "vector, a slice or a string)");
         ++Pos;
         skipSpace();
         if (peek() != ')')
-          return expected(Pos, "')': 'size()' takes no arguments");
+          return expected(Pos, "')': '" + Name + "()' takes no arguments");
         ++Pos;
         // `p->size()` is `(*p).size()`.
         if (N->Kind == SpecExpr::Arrow) {
