@@ -458,14 +458,20 @@ static void skip_both(struct bpfprobe_attachment *att, size_t i, size_t j,
 }
 
 /* The return site of \p i's pair when the pair was loaded as a session
- * program; -1 otherwise. */
+ * program (in a dry run: would be, by the choice loading makes); -1
+ * otherwise. */
 static long session_site(const struct attach_ctx *c, size_t i, long j)
 {
 	const struct bpfprobe_site *s = bpfprobe_meta__site(c->meta, i);
 	long r = s->entry_program ? (long)i : j;
+	const char *why;
 
-	if (j < 0 || r < 0 ||
-	    !bpfprobe_session_program(c->obj, bpfprobe_meta__site(c->meta, r)))
+	if (j < 0 || r < 0)
+		return -1;
+	if (c->dry_run)
+		return bpfprobe_pairs_by_session(bpfprobe_meta__site(c->meta, r),
+						 &why) ? r : -1;
+	if (!bpfprobe_session_program(c->obj, bpfprobe_meta__site(c->meta, r)))
 		return -1;
 	return r;
 }

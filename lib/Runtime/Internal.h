@@ -52,6 +52,11 @@ BPFPROBE_HIDDEN const char *bpfprobe_sysfs_root(void);
 
 /* ---- Session programs for @entry pairs (Session.c) ---- */
 
+/** Whether the @entry pair of return site \p s is loaded as one session
+ * program (the kernel has it and BPFPROBE_ENTRY_PAIRING does not say
+ * "map"); \p why says why not. bpfprobe_choose_pairing() and dry runs. */
+BPFPROBE_HIDDEN bool bpfprobe_pairs_by_session(const struct bpfprobe_site *s,
+					       const char **why);
 /**
  * Before loading: for each return site with a session program, loads
  * either it (when the kernel has that session kind, and

@@ -119,17 +119,29 @@ static bool kernel_has_session(bool user, const char **why)
 	return *known > 0;
 }
 
+bool bpfprobe_pairs_by_session(const struct bpfprobe_site *s, const char **why)
+{
+	const char *env = getenv("BPFPROBE_ENTRY_PAIRING");
+
+	*why = "the probe has no session program";
+	if (!s->session_program || !s->entry_program ||
+	    (s->kind != BPFPROBE_URETPROBE && s->kind != BPFPROBE_KRETPROBE))
+		return false;
+	if (env && !strcmp(env, "map")) {
+		*why = "BPFPROBE_ENTRY_PAIRING=map";
+		return false;
+	}
+	return kernel_has_session(s->kind == BPFPROBE_URETPROBE, why);
+}
+
 int bpfprobe_choose_pairing(struct bpf_object *obj,
 			    const struct bpfprobe_meta *meta)
 {
-	const char *env = getenv("BPFPROBE_ENTRY_PAIRING");
-	bool map_only = env && !strcmp(env, "map");
-
 	for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++) {
 		const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
 		struct bpf_program *sess, *entry, *ret;
 		bool user = s->kind == BPFPROBE_URETPROBE;
-		const char *why = "BPFPROBE_ENTRY_PAIRING=map";
+		const char *why;
 		int err;
 
 		if (!s->session_program || !s->entry_program)
@@ -140,7 +152,7 @@ int bpfprobe_choose_pairing(struct bpf_object *obj,
 		if (!sess || !entry || !ret ||
 		    (s->kind != BPFPROBE_URETPROBE && s->kind != BPFPROBE_KRETPROBE))
 			continue; /* the attach checks report what is missing */
-		if (map_only || !kernel_has_session(user, &why)) {
+		if (!bpfprobe_pairs_by_session(s, &why)) {
 			bpf_program__set_autoload(sess, false);
 			pr_debug("probe '%s': @entry values paired through a map with '%s' (no %s session: %s)\n",
 				 s->program, s->entry_program,
