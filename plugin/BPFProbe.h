@@ -36,6 +36,11 @@ struct PluginOptions {
   /// kernel (kprobe) or user (uprobe) one: "regparm3", "cdecl", "kernel",
   /// "user", or a table's convention name.
   std::string CallConv;
+  /// entry-pairing=map: a return probe's @entry values are paired through
+  /// the map only; no session program is emitted, so the object references
+  /// no session kfunc and loads without the kernel's BTF (libbpf resolves
+  /// kfuncs against it).
+  bool EntryPairingMapOnly = false;
 };
 
 /// The plan annotations (prefix included) the front end issued in this
@@ -58,13 +63,15 @@ createProbeConsumer(clang::CompilerInstance &CI, const PluginOptions &Opts,
 class WrapperPass : public llvm::PassInfoMixin<WrapperPass> {
 public:
   WrapperPass() = default;
-  explicit WrapperPass(std::shared_ptr<const IssuedPlans> Issued)
-      : Issued(std::move(Issued)) {}
+  explicit WrapperPass(std::shared_ptr<const IssuedPlans> Issued,
+                       bool EntryPairingMapOnly = false)
+      : Issued(std::move(Issued)), EntryPairingMapOnly(EntryPairingMapOnly) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
 private:
   std::shared_ptr<const IssuedPlans> Issued;
+  bool EntryPairingMapOnly = false;
 };
 
 /// Annotations whose name starts with this belong to the plugin; a

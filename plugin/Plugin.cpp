@@ -9,7 +9,8 @@
 ///
 /// Usage: clang -target bpf -O2 -g -fplugin=libbpfprobe.so
 ///          [-fplugin-arg-bpfprobe-arch=x86_64]
-///          [-fplugin-arg-bpfprobe-print-plan] -c probe.bpf.c
+///          [-fplugin-arg-bpfprobe-print-plan]
+///          [-fplugin-arg-bpfprobe-entry-pairing=map] -c probe.bpf.c
 //===----------------------------------------------------------------------===//
 
 #include "BPFProbe.h"
@@ -39,12 +40,14 @@ protected:
     // The plans the front end issues go to the pass through this table as
     // well as on the functions, so the pass can tell them from forgeries.
     auto Issued = std::make_shared<IssuedPlans>();
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back([Issued](PassBuilder &PB) {
-      PB.registerPipelineStartEPCallback(
-          [Issued](ModulePassManager &MPM, OptimizationLevel) {
-            MPM.addPass(WrapperPass(Issued));
-          });
-    });
+    bool MapOnly = Opts.EntryPairingMapOnly;
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [Issued, MapOnly](PassBuilder &PB) {
+          PB.registerPipelineStartEPCallback(
+              [Issued, MapOnly](ModulePassManager &MPM, OptimizationLevel) {
+                MPM.addPass(WrapperPass(Issued, MapOnly));
+              });
+        });
     return createProbeConsumer(CI, Opts, Issued);
   }
 
@@ -73,11 +76,23 @@ protected:
         Opts.CallConv = S.str();
       } else if (S == "print-plan") {
         Opts.PrintPlan = true;
+      } else if (S.consume_front("entry-pairing=")) {
+        if (S != "map" && S != "auto") {
+          D.Report(D.getCustomDiagID(
+              DiagnosticsEngine::Error,
+              "bpfprobe: unknown entry pairing '%0' in "
+              "-fplugin-arg-bpfprobe-entry-pairing; expected 'auto' (a "
+              "session program too, chosen at attach time) or 'map'"))
+              << S;
+          return false;
+        }
+        Opts.EntryPairingMapOnly = S == "map";
       } else {
         D.Report(D.getCustomDiagID(
             DiagnosticsEngine::Error,
             "bpfprobe: unknown plugin argument '%0'; expected arch=NAME, "
-            "debuginfo=PATH, btf=PATH, btf-base=PATH, cc=NAME or print-plan"))
+            "debuginfo=PATH, btf=PATH, btf-base=PATH, cc=NAME, "
+            "entry-pairing=auto|map or print-plan"))
             << S;
         return false;
       }

@@ -100,7 +100,7 @@ struct AnnotatedBody {
 /// With Issued (inside clang), a plan the front end did not issue is
 /// refused; every plan is parsed, which checks it.
 std::vector<AnnotatedBody> takePlans(Module &M, const IssuedPlans *Issued,
-                                     bool &Failed) {
+                                     bool EntryPairingMapOnly, bool &Failed) {
   std::vector<AnnotatedBody> Bodies;
   GlobalVariable *GA = M.getNamedGlobal("llvm.global.annotations");
   if (!GA || !GA->hasInitializer())
@@ -149,8 +149,8 @@ std::vector<AnnotatedBody> takePlans(Module &M, const IssuedPlans *Issued,
       It = std::prev(Bodies.end());
     }
     // A return probe's entry values: a session program too
-    // (EntryPairing.cpp).
-    if (!Plan->EntryProgram.empty() &&
+    // (EntryPairing.cpp), unless entry-pairing=map.
+    if (!EntryPairingMapOnly && !Plan->EntryProgram.empty() &&
         (Plan->Kind == "uretprobe" || Plan->Kind == "kretprobe"))
       Plan->SessionProgram = Plan->Program + "__session";
     It->Sites.push_back(std::move(*Plan));
@@ -1362,7 +1362,7 @@ bool checkSignature(Module &M, Function &F, const SitePlan &Site) {
 
 PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
   bool Failed = false;
-  std::vector<AnnotatedBody> Bodies = takePlans(M, Issued.get(), Failed);
+  std::vector<AnnotatedBody> Bodies = takePlans(M, Issued.get(), EntryPairingMapOnly, Failed);
   if (Bodies.empty())
     return Failed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 

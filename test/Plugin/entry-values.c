@@ -11,6 +11,14 @@
 // RUN: FileCheck %s --check-prefix=META --match-full-lines < %t.meta
 // RUN: %bpftool btf dump file %t.o | FileCheck %s --check-prefix=BTF
 // RUN: not %clang_bpf -O2 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOG
+// entry-pairing=map: no session program, so no session kfunc to resolve
+// (the object loads without the kernel's BTF); the map pair is unchanged.
+// RUN: %clang_bpf -O2 -g -c %s -o %t.map.o -fplugin-arg-bpfprobe-entry-pairing=map
+// RUN: llvm-objdump -t %t.map.o | FileCheck %s --check-prefix=MAPSYMS --implicit-check-not=session
+// RUN: llvm-objcopy --dump-section=.bpfprobe=%t.map.meta %t.map.o %t.map.copy.o
+// RUN: FileCheck %s --check-prefix=MAPMETA --implicit-check-not=session_program < %t.map.meta
+// MAPSYMS: on_f__entry
+// MAPMETA: entry_program=on_f__entry
 
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
