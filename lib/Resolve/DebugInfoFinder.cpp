@@ -22,7 +22,6 @@
 #include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
 #include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
-#include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/DataExtractor.h"
@@ -712,10 +711,29 @@ std::string buildIdFromNotes(StringRef Data) {
   return buildIdOfNotes(*File, Segment, 4);
 }
 
-/// The build-id in the SHT_NOTE sections of an ELF object.
-template <class ELFT>
-std::string buildIdOfNoteSections(const ELFObjectFile<ELFT> &Obj) {
+/// The build-id in the PT_NOTE segments of an ELF object, else in its
+/// SHT_NOTE sections. Not LLVM's getBuildID: ELFFile::notes bounds a
+/// segment by p_offset + p_filesz, a sum that can wrap (as sh_offset +
+/// sh_size did, found by bpfprobe-dwarf-fuzzer), and getBuildID reads the
+/// descriptor with p_align as given, 0 included, which LLVM's alignTo
+/// asserts against.
+template <class ELFT> std::string buildIdOfElf(const ELFObjectFile<ELFT> &Obj) {
   const ELFFile<ELFT> &File = Obj.getELFFile();
+  uint64_t Size = File.getBufSize();
+  auto Segments = File.program_headers();
+  if (!Segments) {
+    consumeError(Segments.takeError());
+  } else {
+    for (const typename ELFT::Phdr &Ph : *Segments) {
+      if (Ph.p_type != ELF::PT_NOTE || Ph.p_offset > Size ||
+          Ph.p_filesz > Size - Ph.p_offset)
+        continue;
+      std::string Hex =
+          buildIdOfNotes(File, Ph, std::max<uint64_t>(Ph.p_align, 4));
+      if (!Hex.empty())
+        return Hex;
+    }
+  }
   auto Sections = File.sections();
   if (!Sections) {
     consumeError(Sections.takeError());
@@ -723,6 +741,11 @@ std::string buildIdOfNoteSections(const ELFObjectFile<ELFT> &Obj) {
   }
   for (const typename ELFT::Shdr &Sh : *Sections) {
     if (Sh.sh_type != ELF::SHT_NOTE)
+      continue;
+    // ELFFile::notes bounds the section by sh_offset + sh_size, a sum that
+    // can wrap (found by bpfprobe-dwarf-fuzzer): bound each on its own.
+    uint64_t Size = File.getBufSize();
+    if (Sh.sh_offset > Size || Sh.sh_size > Size - Sh.sh_offset)
       continue;
     // The alignment ELFFile::notes walks with: 0 and 1 (allowed for core
     // dumps) mean 4. getDesc(0) would be a division by zero in disguise.
@@ -1256,19 +1279,14 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findKernel(StringRef Module) {
 std::string readBuildId(const ObjectFile &Obj) {
   // The PT_NOTE segments (what the kernel and the runtime read), else the
   // SHT_NOTE sections: a relocatable module has no program headers.
-  BuildIDRef Id = getBuildID(&Obj);
-  if (!Id.empty())
-    return toHex(Id, /*LowerCase=*/true);
-  if (!Obj.isELF())
-    return "";
   if (auto *O = dyn_cast<ELF64LEObjectFile>(&Obj))
-    return buildIdOfNoteSections(*O);
+    return buildIdOfElf(*O);
   if (auto *O = dyn_cast<ELF64BEObjectFile>(&Obj))
-    return buildIdOfNoteSections(*O);
+    return buildIdOfElf(*O);
   if (auto *O = dyn_cast<ELF32LEObjectFile>(&Obj))
-    return buildIdOfNoteSections(*O);
+    return buildIdOfElf(*O);
   if (auto *O = dyn_cast<ELF32BEObjectFile>(&Obj))
-    return buildIdOfNoteSections(*O);
+    return buildIdOfElf(*O);
   return "";
 }
 
