@@ -22,6 +22,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
 #include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+#include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/DataExtractor.h"
@@ -413,6 +414,41 @@ Error checkDieStreams(DWARFContext &Ctx) {
   D.forEachTypesSections(
       [&](const DWARFSection &S) { Walk(S, DW_SECT_EXT_TYPES); });
   return Result;
+}
+
+/// Checks the uncompressed size each compressed section (SHF_COMPRESSED)
+/// states in its header. DWARFContext::create allocates that size before it
+/// decompresses, so a corrupt header asks for petabytes and the allocation
+/// aborts (found by bpfprobe-dwarf-fuzzer). Neither zlib (at most about
+/// 1032:1) nor zstd (a run-length block: 128 KiB from a few bytes) expands
+/// a section by more than 65536 times, so a larger stated size is refused.
+Error checkCompressedSizes(const ObjectFile &Obj) {
+  for (const SectionRef &S : Obj.sections()) {
+    if (!(ELFSectionRef(S).getFlags() & ELF::SHF_COMPRESSED))
+      continue;
+    Expected<StringRef> Name = S.getName();
+    Expected<StringRef> Contents = S.getContents();
+    if (!Name || !Contents) {
+      if (!Name)
+        consumeError(Name.takeError());
+      if (!Contents)
+        consumeError(Contents.takeError());
+      continue; // LLVM skips it too
+    }
+    auto D = Decompressor::create(*Name, *Contents, Obj.isLittleEndian(),
+                                  Obj.getBytesInAddress() == 8);
+    if (!D) {
+      consumeError(D.takeError());
+      continue; // LLVM reports it and reads the section as absent
+    }
+    uint64_t Stated = D->getDecompressedSize();
+    if (Stated / 65536 > Contents->size())
+      return createStringError(inconvertibleErrorCode(),
+                               "corrupt %s: its header states %" PRIu64
+                               " bytes uncompressed from %zu compressed",
+                               Name->str().c_str(), Stated, Contents->size());
+  }
+  return Error::success();
 }
 
 Error checkLineTableForms(const ObjectFile &Obj, SectionRef Sec);
@@ -983,6 +1019,8 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
     DI->SymbolTable = ".dynsym of " + DI->TargetPath;
   }
 
+  if (Error E = checkCompressedSizes(*DI->DebugObj))
+    return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (Error E = checkLineTableForms(*DI->DebugObj))
     return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (Error E = checkFrameSections(*DI->DebugObj))
