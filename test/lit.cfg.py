@@ -126,6 +126,13 @@ for fuzzer in ("plan", "dwarf", "record"):  # test/fuzz/Fuzzers.cmake
     if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-%s-fuzzer" % fuzzer)):
         config.available_features.add("%s-fuzzer" % fuzzer)
 
+# Root that can act as an unprivileged user (setpriv, util-linux): the
+# security tests (test/Security) prepare each attack as uid 65534 and run
+# the tool as root. %as_user runs a command as that user.
+if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root-setpriv")
+config.substitutions.append(("%as_user", "setpriv --reuid 65534 --regid 65534 --clear-groups --"))
+
 # Say loudly whether the live tests run: a skipped live suite must be seen.
 lit_config.note("bpf-uprobe %s: live uprobe tests %s" % (
     ("available" if "bpf-uprobe" in config.available_features else "NOT available"),
