@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define BPFPROBE_HIDDEN __attribute__((visibility("hidden")))
 
@@ -44,6 +45,20 @@ BPFPROBE_HIDDEN bool bpfprobe_validate_opts(const char *opts, size_t opts_sz,
 #ifndef offsetofend
 #define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
 #endif
+
+/* ---- Paths another user may have influenced (TrustedPath.c) ---- */
+
+/**
+ * 0 when \p path resolves to a file or directory that only root, the
+ * effective user or \p also (-1: nobody else) can have written or replaced:
+ * every component of the resolved path owned by one of them and not
+ * writable by group or others (sticky directories above the end excepted).
+ * The resolved path goes to \p resolved (PATH_MAX bytes, may be NULL): use
+ * it, not \p path. Else -errno, and for -EPERM the reason in \p why.
+ */
+BPFPROBE_HIDDEN int bpfprobe_trusted_path(const char *path, uid_t also,
+					  char *resolved, char *why,
+					  size_t why_sz);
 
 /* ---- Kernel (BuildId.c) ---- */
 
