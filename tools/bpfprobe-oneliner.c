@@ -475,6 +475,8 @@ static int cache_dir(char *out, size_t sz, bool *cached, bool verbose)
 		if (verbose)
 			fprintf(stderr, "%s: no safe cache directory: compiling in %s, removed at exit\n",
 				tool, tmpl);
+	} else if (verbose) {
+		fprintf(stderr, "%s: cache directory %s\n", tool, out);
 	}
 	if (refused && !verbose)
 		fprintf(stderr, "%s: not using the cache directory %s from %s: %s; %s%s%s\n", tool,
@@ -654,21 +656,35 @@ static char *make_manifest(char **specs, size_t n, const struct oneliner_opts *o
 	return text;
 }
 
-/* The contents of section \p name of the ELF image \p buf, or NULL. */
+/*
+ * The contents of section \p name of the ELF image \p buf, or NULL. *keep
+ * is the libelf handle to end, NULL when \p buf is no whole ELF object
+ * (the reason in \p why).
+ */
 static const void *elf_section(const void *buf, size_t len, const char *name,
-			       size_t *out_len, Elf **keep)
+			       size_t *out_len, Elf **keep, char *why, size_t whysz)
 {
 	Elf *e;
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
 	size_t shstrndx;
 
 	*keep = NULL;
+	snprintf(why, whysz, "it is not an ELF object");
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return NULL;
 	e = elf_memory((char *)buf, len);
-	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
 		if (e)
 			elf_end(e);
+		return NULL;
+	}
+	/* libelf takes a truncated image for one with fewer sections. */
+	if (eh.e_shoff > len || (len - eh.e_shoff) / (eh.e_shentsize ? eh.e_shentsize : 1) <
+				       eh.e_shnum || elf_getshdrstrndx(e, &shstrndx)) {
+		snprintf(why, whysz, "it is truncated: its %zu bytes end before its section headers",
+			 len);
+		elf_end(e);
 		return NULL;
 	}
 	*keep = e;
@@ -731,11 +747,9 @@ static int check_object(const void *buf, size_t len, const char *manifest, char 
 	Elf *e;
 	int ret = -1;
 
-	m = elf_section(buf, len, MANIFEST_SECTION, &mlen, &e);
-	if (!e) {
-		snprintf(why, whysz, "it is not an ELF object");
+	m = elf_section(buf, len, MANIFEST_SECTION, &mlen, &e, why, whysz);
+	if (!e)
 		return -1;
-	}
 	if (!m) {
 		snprintf(why, whysz, "it has no %s manifest", MANIFEST_SECTION);
 		goto out;
