@@ -1138,6 +1138,8 @@ int oneliner_build(char **specs, size_t n, const struct oneliner_opts *o,
 		ret = err == -ENOENT ? ONELINER_SETUP : ONELINER_COMPILE;
 		goto out;
 	}
+	/* clang made it by the umask: the cache wants no group or other write. */
+	fchmodat(dirfd, tmp_name, 0600, 0);
 	/* What was just compiled passes the same checks a cached copy must. */
 	buf = read_own_file(dirfd, tmp_name, CACHE_MAX_FILE, &len, why, sizeof(why));
 	if (!buf || check_object(buf, len, manifest, specs, n, why, sizeof(why))) {
