@@ -635,7 +635,8 @@ static char *make_manifest(char **specs, size_t n, const struct oneliner_opts *o
 		return NULL;
 	fprintf(m, "bpfprobe-run -e %s\n", BPFPROBE_VERSION_STRING);
 	fprintf(m, "hist %d\n", o->hist);
-	fprintf(m, "debuginfo %s\n", o->debuginfo ? o->debuginfo : "");
+	if (o->debuginfo)
+		put_identity(m, "debuginfo", o->debuginfo);
 	fprintf(m, "clang-version %s\n", clang_version);
 	put_identity(m, "clang", clang);
 	put_identity(m, "plugin", plugin);
