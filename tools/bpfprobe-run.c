@@ -53,7 +53,7 @@ enum {
 	EXIT_COMMAND = 11,     /* the command could not be started */
 	EXIT_PARTIAL = 12,     /* ran, but some probes could not attach */
 	EXIT_ONELINER = ONELINER_COMPILE, /* 13: an -e spec did not compile */
-	EXIT_SETUP = ONELINER_SETUP,      /* 14: no plugin/clang/headers for -e */
+	EXIT_SETUP = ONELINER_SETUP,      /* 14: no plugin/clang/headers/directory for -e */
 };
 
 static const char *prog_name = "bpfprobe-run";
@@ -80,6 +80,8 @@ static struct {
 	const char *list_spec; /* -L / -V */
 	bool list_vars;
 	const char *clang;
+	const char *plugin;    /* --plugin */
+	const char *debuginfo; /* --debuginfo */
 	bool no_cache;
 	char **cmd;
 } opt;
@@ -115,8 +117,11 @@ static void usage(FILE *f)
 "                   the probe is written, compiled with the plugin and the\n"
 "                   clang bpfprobe was built for, cached by the specs and\n"
 "                   the binaries' build-ids, and run; repeatable\n"
-"  --clang PATH     the clang for -e (default: $BPFPROBE_CLANG, else the\n"
-"                   one bpfprobe was built with)\n"
+"  --clang PATH     the clang for -e (default: the one bpfprobe was built\n"
+"                   with; never taken from the environment)\n"
+"  --plugin PATH    the bpfprobe plugin for -e (default: the installed one)\n"
+"  --debuginfo PATH the debug info for -e's binaries (a file, or a\n"
+"                   directory holding .build-id/; the plugin's option)\n"
 "  --no-cache       compile the -e probes again\n"
 "  -L SPEC          list the lines of a function a probe can be put on\n"
 "                   (perf probe -L; bpfprobe-resolve --lines)\n"
@@ -167,7 +172,7 @@ static void usage(FILE *f)
 "  12 the run went on without the probes that could not attach (each was\n"
 "     reported); without --all-or-nothing, codes 3-9 mean no probe attached\n"
 "  13 an -e spec did not compile (the error is shown under the spec)\n"
-"  14 no plugin, headers, clang or cache directory for -e\n",
+"  14 no plugin, headers or clang for -e, or no directory to compile in\n",
 		prog_name, prog_name, prog_name);
 }
 
@@ -850,6 +855,8 @@ static int parse_args(int argc, char **argv)
 		{ "hist", required_argument, NULL, 'H' },
 		{ "all-or-nothing", no_argument, NULL, 'a' },
 		{ "clang", required_argument, NULL, 'G' },
+		{ "plugin", required_argument, NULL, 'U' },
+		{ "debuginfo", required_argument, NULL, 'I' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "ring-size", required_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -908,16 +915,22 @@ static int parse_args(int argc, char **argv)
 		case 'H': opt.hist = optarg; opt.count_only = true; break;
 		case 'a': opt.all_or_nothing = true; break;
 		case 'G': opt.clang = optarg; break;
+		case 'U': opt.plugin = optarg; break;
+		case 'I': opt.debuginfo = optarg; break;
 		case 'N': opt.no_cache = true; break;
 		case 'e':
 			if (opt.spec_cnt == sizeof(opt.specs) / sizeof(opt.specs[0])) {
 				err_msg("at most %zu -e specs\n", opt.spec_cnt);
 				return EXIT_USAGE;
 			}
+			if (oneliner_check_spec("-e", optarg, strlen(optarg)))
+				return EXIT_USAGE;
 			opt.specs[opt.spec_cnt++] = optarg;
 			break;
 		case 'L':
 		case 'V':
+			if (oneliner_check_spec(c == 'V' ? "-V" : "-L", optarg, strlen(optarg)))
+				return EXIT_USAGE;
 			opt.list_spec = optarg;
 			opt.list_vars = c == 'V';
 			break;
@@ -1000,7 +1013,8 @@ static int run_without_loading(void)
 		return oneliner_list(opt.list_spec, opt.list_vars);
 	if (opt.spec_cnt) {
 		static char obj[4096];
-		struct oneliner_opts oo = { .clang = opt.clang, .no_cache = opt.no_cache,
+		struct oneliner_opts oo = { .clang = opt.clang, .plugin = opt.plugin,
+					    .debuginfo = opt.debuginfo, .no_cache = opt.no_cache,
 					    .verbose = opt.verbose, .hist = opt.hist != NULL };
 		int ret = oneliner_build(opt.specs, opt.spec_cnt, &oo, obj, sizeof(obj));
 
