@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #define PRINTK_EVENT "events/bpf_trace/bpf_trace_printk"
-#define BATCH_PAGES 64 /* pages read by one bpfprobe_printk__read() */
+#define BATCH_PAGES 1024 /* pages read by one bpfprobe_printk__read() */
 
 /* A line of the batch at hand, waiting to be ordered by time. */
 struct pending {
@@ -55,6 +55,7 @@ struct known_task {
 
 struct bpfprobe_printk {
 	int epfd;
+	int wake_fd; /* the global trace_pipe, polled and never read */
 	int *fds;  /* per CPU: trace_pipe_raw, -1 if it could not be opened */
 	int ncpu;
 	char tracefs[256];
@@ -361,6 +362,7 @@ struct bpfprobe_printk *bpfprobe_printk__open(const struct bpfprobe_printk_opts 
 	if (!p)
 		return NULL;
 	p->epfd = -1;
+	p->wake_fd = -1;
 	snprintf(p->tracefs, sizeof(p->tracefs), "%s", tracefs);
 	p->self = getpid();
 	p->pid = OPTS_GET(opts, pid, 0);
@@ -418,6 +420,18 @@ struct bpfprobe_printk *bpfprobe_printk__open(const struct bpfprobe_printk_opts 
 		if (p->fds[i] >= 0 && epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->fds[i], &ev))
 			err = -errno;
 	}
+	if (!err && !p->instance[0]) {
+		/* The global buffer's per-CPU files wake a poller only when half
+		 * full (buffer_percent, not ours to change); its trace_pipe
+		 * polls readable at the first event. */
+		char path[512];
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = ~0u };
+
+		snprintf(path, sizeof(path), "%s/trace_pipe", tracefs);
+		p->wake_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (p->wake_fd >= 0 && epoll_ctl(p->epfd, EPOLL_CTL_ADD, p->wake_fd, &ev))
+			err = -errno;
+	}
 	if (err) {
 		pr_warn("warning: cannot poll the trace's per-CPU buffers: %s; bpf_printk lines will not be shown\n",
 			strerror(-err));
@@ -435,6 +449,8 @@ void bpfprobe_printk__close(struct bpfprobe_printk *p)
 	if (p->instance[0])
 		write_file(p->instance, PRINTK_EVENT "/enable", "0");
 	close_cpus(p);
+	if (p->wake_fd >= 0)
+		close(p->wake_fd);
 	if (p->epfd >= 0)
 		close(p->epfd);
 	if (p->instance[0] && rmdir(p->instance))
