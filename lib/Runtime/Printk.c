@@ -683,11 +683,17 @@ static void deliver(struct bpfprobe_printk *p, const struct pending *e)
 	unsigned long long us;
 	char time[48];
 
-	if (e->tid <= 0) {
-		p->filtered++; /* the idle task: no process printed this */
+	if (e->tid < 0) {
+		p->filtered++; /* no thread has a negative id */
 		return;
 	}
-	k = know(p, e->tid, &scratch);
+	if (e->tid == 0) { /* the idle task (an interrupt): no process */
+		scratch = (struct known_task){ .tid = 0, .tgid = -1, .named = true,
+					       .comm = "<idle>" };
+		k = &scratch;
+	} else {
+		k = know(p, e->tid, &scratch);
+	}
 	/* Our own lines: printing one would make the next (a probe on write).
 	 * --pid: a line is its process's only when the thread is known to
 	 * belong to it. */
@@ -733,8 +739,15 @@ int bpfprobe_printk__read(struct bpfprobe_printk *p)
 			if (p->fds[cpu] < 0)
 				continue;
 			n = read(p->fds[cpu], p->page, p->page_size);
-			if (n < 0 && errno != EAGAIN && errno != EINTR)
-				return -errno;
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				/* A CPU gone offline, say: the others still count. */
+				pr_warn("warning: cannot read the trace buffer of CPU %d: %s; its bpf_printk lines will not be shown\n",
+					cpu, strerror(errno));
+				epoll_ctl(p->epfd, EPOLL_CTL_DEL, p->fds[cpu], NULL);
+				close(p->fds[cpu]);
+				p->fds[cpu] = -1;
+				continue;
+			}
 			if (n <= 0)
 				continue;
 			more = true;
