@@ -113,7 +113,7 @@ if "bpf-uprobe" in config.available_features and has_btf_name("BPF_TRACE_UPROBE_
     config.available_features.add("uprobe-session")
 if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-spec-fuzzer")):
     config.available_features.add("spec-fuzzer")
-for fuzzer in ("plan", "dwarf", "record"):  # test/fuzz/Fuzzers.cmake
+for fuzzer in ("plan", "dwarf", "record", "tracepage"):  # test/fuzz/Fuzzers.cmake
     if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-%s-fuzzer" % fuzzer)):
         config.available_features.add("%s-fuzzer" % fuzzer)
 

@@ -526,15 +526,15 @@ BPFPROBE_API bool bpfprobe_object__uses_printk(const struct bpf_object *obj);
 struct bpfprobe_printk_line {
 	/**
 	 * The task's name: the one given to bpfprobe_printk__name_task() for
-	 * its process, else the trace's, else (when the trace lost it)
-	 * /proc's while the task lives.
+	 * its process, else /proc's while the task lives, else the trace's
+	 * saved_cmdlines, else "<...>".
 	 */
 	const char *comm;
-	long tid;
-	long pid;         /**< the process (tgid); -1 when not recorded */
+	long tid;         /**< the event's common_pid (binary, not parsed text) */
+	long pid;         /**< the thread's process (tgid); -1 when unknown */
 	int cpu;
 	const char *time; /**< seconds, as the trace prints them; NULL if unreadable */
-	const char *msg;
+	const char *msg;  /**< the message, its trailing newlines removed */
 };
 
 typedef void (*bpfprobe_printk_fn)(void *ctx,
@@ -557,7 +557,7 @@ struct bpfprobe_printk_stats {
 	__u64 lines;    /**< lines delivered */
 	/** Lines of other processes (opts.pid) and of the reading process. */
 	__u64 filtered;
-	/** Lines the trace lost: its LOST EVENTS notes, overruns and drops. */
+	/** Lines the trace lost: the instance's overruns and dropped events. */
 	__u64 lost;
 };
 
@@ -566,11 +566,14 @@ struct bpfprobe_printk;
 
 /**
  * Starts collecting bpf_printk lines in a private tracefs instance
- * (instances/bpfprobe-<pid>, removed by bpfprobe_printk__close(), and by
- * the next open when its process died): its own buffer, so other readers
- * of trace_pipe neither take these lines nor get them. Without one, the
- * global trace_pipe, with a warning. NULL with errno when tracefs cannot
- * be read (ENOENT: not mounted and not mountable).
+ * (instances/bpfprobe-<pid>-<random>): its own buffer, so other readers
+ * of trace_pipe neither take these lines nor get them. Its per-CPU
+ * trace_pipe_raw files stay open until bpfprobe_printk__close() removes
+ * it; an instance left by a killed process (no file of it open) is removed
+ * by the next open, and one that is open is never touched. Without an
+ * instance, the global buffer, with a warning. Lines are attributed from
+ * the events' binary fields (docs/security.md). NULL with errno when
+ * tracefs cannot be read (ENOENT: not mounted and not mountable).
  */
 BPFPROBE_API struct bpfprobe_printk *
 bpfprobe_printk__open(const struct bpfprobe_printk_opts *opts);
@@ -581,7 +584,7 @@ bpfprobe_printk__open(const struct bpfprobe_printk_opts *opts);
  */
 BPFPROBE_API int bpfprobe_printk__name_task(struct bpfprobe_printk *printk,
 					    pid_t pid, const char *name);
-/** An fd that polls readable when lines arrive. */
+/** An fd that polls readable when lines arrive (an epoll fd). */
 BPFPROBE_API int bpfprobe_printk__fd(const struct bpfprobe_printk *printk);
 /**
  * Reads what has arrived (a bounded batch) and hands each line on; the

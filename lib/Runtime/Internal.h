@@ -150,4 +150,42 @@ BPFPROBE_HIDDEN int bpfprobe_elf_find_symbol(struct bpfprobe_elf *elf,
 /** e_machine of the file. */
 BPFPROBE_HIDDEN int bpfprobe_elf_machine(struct bpfprobe_elf *elf);
 
+/* ---- trace ring-buffer pages (TracePage.c) ---- */
+
+/** Layouts read from tracefs: events/header_page and the printk event. */
+struct bpfprobe_trace_format {
+	unsigned ts_off, ts_size, commit_off, commit_size, data_off;
+	unsigned event_id; /**< the format file's ID: events of other types are skipped */
+	unsigned type_off, pid_off; /**< common_type (2 bytes), common_pid (4) */
+	unsigned str_off, str_size; /**< bpf_string */
+	bool str_loc; /**< a __data_loc word (offset | length << 16), not the bytes */
+};
+
+/** One bpf_trace_printk event of a page; str is not NUL-terminated. */
+struct bpfprobe_trace_event {
+	__u64 ts;  /**< the trace clock's nanoseconds */
+	__s32 pid; /**< common_pid: the thread */
+	const char *str;
+	size_t len;
+};
+
+typedef void (*bpfprobe_trace_event_fn)(void *ctx,
+					const struct bpfprobe_trace_event *ev);
+
+/** Parses events/header_page; -EINVAL if a field is missing or absurd. */
+BPFPROBE_HIDDEN int bpfprobe_trace_format__header_page(struct bpfprobe_trace_format *f,
+						       const char *text);
+/** Parses events/bpf_trace/bpf_trace_printk/format; -EINVAL likewise. */
+BPFPROBE_HIDDEN int bpfprobe_trace_format__event(struct bpfprobe_trace_format *f,
+						 const char *text);
+/**
+ * Hands each printk event of one trace_pipe_raw page (\p len bytes) to
+ * \p on_event and returns how many there were; -EINVAL, with nothing
+ * handed on, when any length or offset of the page points outside it.
+ */
+BPFPROBE_HIDDEN int bpfprobe_trace_page__parse(const struct bpfprobe_trace_format *f,
+					       const void *page, size_t len,
+					       bpfprobe_trace_event_fn on_event,
+					       void *ctx);
+
 #endif /* BPFPROBE_RUNTIME_INTERNAL_H */

@@ -10,9 +10,11 @@
 #   build/bin/bpfprobe-plan-fuzzer -max_len=1024 test/fuzz/corpus-plan
 #   build/bin/bpfprobe-dwarf-fuzzer -max_len=16384 test/fuzz/corpus-dwarf
 #   build/bin/bpfprobe-record-fuzzer -max_len=2048 test/fuzz/corpus-record
+#   build/bin/bpfprobe-tracepage-fuzzer -max_len=4200 test/fuzz/corpus-tracepage
 #
 # test/Pass/plan-fuzz.test, test/Dwarf/dwarf-fuzz.test and
-# test/Runtime/record-fuzz.test run them briefly when they were built.
+# test/Runtime/record-fuzz.test run them briefly when they were built;
+# test/Runtime/tracepage-fuzz.test replays the trace-page corpus.
 
 set(fz_cc ${LLVM_TOOLS_BINARY_DIR}/clang)
 set(fz_cxx ${LLVM_TOOLS_BINARY_DIR}/clang++)
@@ -119,6 +121,21 @@ add_custom_command(OUTPUT ${out}
   VERBATIM)
 add_custom_target(bpfprobe-record-fuzzer ALL DEPENDS ${out})
 list(APPEND BPFPROBE_NEW_FUZZERS bpfprobe-record-fuzzer)
+
+# The trace-page parser: one source, no libbpf.
+set(out ${PROJECT_BINARY_DIR}/bin/bpfprobe-tracepage-fuzzer)
+set(tp_sources
+  ${CMAKE_CURRENT_LIST_DIR}/tracepage-fuzzer.c
+  ${PROJECT_SOURCE_DIR}/lib/Runtime/TracePage.c)
+add_custom_command(OUTPUT ${out}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/bin
+  COMMAND ${fz_cc} -std=gnu11 ${fz_flags} ${fz_link_flags} ${rec_includes}
+    ${tp_sources} -o ${out}
+  DEPENDS ${tp_sources} ${PROJECT_SOURCE_DIR}/lib/Runtime/Internal.h
+  COMMENT "Building libFuzzer target bpfprobe-tracepage-fuzzer"
+  VERBATIM)
+add_custom_target(bpfprobe-tracepage-fuzzer ALL DEPENDS ${out})
+list(APPEND BPFPROBE_NEW_FUZZERS bpfprobe-tracepage-fuzzer)
 
 if(TARGET check-bpfprobe)
   add_dependencies(check-bpfprobe ${BPFPROBE_NEW_FUZZERS})
