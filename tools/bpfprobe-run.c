@@ -168,7 +168,7 @@ static void usage(FILE *f)
 "  3 not root / no CAP_BPF  9 build-id, address or size mismatch (see --force)\n"
 "  4 no kprobe/uprobe       10 the --pid process does not exist\n"
 "    support in the kernel  11 the command could not be started\n"
-"  5 binary, symbol or module missing or moved\n"
+"  5 binary, symbol or module missing or moved, binary not a regular file\n"
 "  12 the run went on without the probes that could not attach (each was\n"
 "     reported); without --all-or-nothing, codes 3-9 mean no probe attached\n"
 "  13 an -e spec did not compile (the error is shown under the spec)\n"

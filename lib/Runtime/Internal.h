@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define BPFPROBE_HIDDEN __attribute__((visibility("hidden")))
@@ -100,8 +101,23 @@ BPFPROBE_HIDDEN size_t bpfprobe_slot_size(const char *type);
 
 struct bpfprobe_elf;
 
-/** Opens an ELF file or wraps a buffer (not copied); NULL + errno. */
+/**
+ * Opens \p path read-only, close-on-exec and without blocking (opening a
+ * FIFO does not wait for a writer), and fstat()s what was opened into
+ * \p st: the checks and the reads that follow see this one inode. The fd,
+ * or -errno.
+ */
+BPFPROBE_HIDDEN int bpfprobe_open_file(const char *path, struct stat *st);
+/** What a file of \p mode is ("a FIFO", "a character device", "a
+ *  directory", ...) when it is not a regular file; NULL for a regular one. */
+BPFPROBE_HIDDEN const char *bpfprobe_file_type(mode_t mode);
+
+/** Opens an ELF file (a regular one: anything else is ENOEXEC) or wraps a
+ *  buffer (not copied); NULL + errno. */
 BPFPROBE_HIDDEN struct bpfprobe_elf *bpfprobe_elf_open(const char *path);
+/** Reads the ELF file open as \p fd, which stays the caller's: it is
+ *  not closed with the bpfprobe_elf. NULL + errno. */
+BPFPROBE_HIDDEN struct bpfprobe_elf *bpfprobe_elf_open_fd(int fd);
 BPFPROBE_HIDDEN struct bpfprobe_elf *bpfprobe_elf_open_mem(const void *buf,
 							     size_t size);
 BPFPROBE_HIDDEN void bpfprobe_elf_close(struct bpfprobe_elf *elf);
