@@ -39,6 +39,7 @@ struct bpfprobe_records {
 	unsigned int batch; /* records handled in this consume/poll call */
 	bool batch_full;
 	bool discard; /* count records as unread instead of delivering them */
+	bool count_only; /* BPFPROBE_SITE_COUNT: hits make no records */
 	/* The ring's consumer and producer pages (read-only maps), or NULL. */
 	const unsigned long *cons_pos;
 	const unsigned long *prod_pos;
@@ -363,6 +364,7 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	r->flags = OPTS_GET(opts, flags, 0);
 	r->pid = OPTS_GET(opts, pid, 0);
 	r->limit = OPTS_GET(opts, limit, 0);
+	r->count_only = OPTS_GET(opts, mode, 0) == BPFPROBE_SITE_COUNT;
 	r->self = getpid();
 	r->site_records = calloc(bpfprobe_meta__site_cnt(meta) + 1,
 				 sizeof(*r->site_records));
@@ -444,6 +446,8 @@ static long long now_ms(void)
  */
 static bool sites_settled(const struct bpfprobe_records *r)
 {
+	if (r->count_only)
+		return true;
 	for (size_t i = 0; r->sites_fd >= 0 && i < bpfprobe_meta__site_cnt(r->meta); i++) {
 		struct bpfprobe_site_stats st;
 
