@@ -486,8 +486,12 @@ static void set_action(int sig, const struct sigaction *sa)
 
 static void catch_signals(void)
 {
-	/* No SA_RESTART: poll() and waitpid() return to look at stop_sig. */
-	struct sigaction sa = { .sa_handler = on_signal };
+	/*
+	 * SA_RESTART: a write to a full pipe goes on after the signal instead
+	 * of failing half-way through a line. poll(), pause() and the sleeps
+	 * return on a signal regardless (signal(7)).
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
@@ -594,23 +598,24 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
 }
 
-/* Waits for the command up to \p ms (-1: as long as it takes). */
-static bool command_wait(struct command *c, long long ms)
+/*
+ * Waits for the command up to \p ms, or (\p ms < 0) until it ends or one
+ * more signal comes (stop_cnt passes \p seen), in 10 ms steps.
+ */
+static bool command_wait(struct command *c, long long ms, int seen)
 {
 	long long until = now_ms() + ms;
 
 	while (!c->done) {
-		pid_t w = waitpid(c->pid, &c->status, ms < 0 ? 0 : WNOHANG);
+		pid_t w = waitpid(c->pid, &c->status, WNOHANG);
 
 		if (w == c->pid)
 			c->done = true;
 		else if (w < 0 && errno != EINTR)
 			break;
-		else if (ms < 0 && w < 0)
-			return false; /* a signal: the caller may press harder */
-		else if (ms >= 0 && now_ms() >= until)
+		else if (ms >= 0 ? now_ms() >= until : stop_cnt != seen)
 			break;
-		else if (ms >= 0)
+		else
 			usleep(10 * 1000);
 	}
 	return c->done;
@@ -628,12 +633,12 @@ static void command_stop(struct command *c)
 
 	if (c->pid <= 0 || c->done)
 		return;
-	if (sig == SIGINT && command_wait(c, 1000))
+	if (sig == SIGINT && command_wait(c, 1000, seen))
 		return;
 	kill(c->pid, sig);
-	while (!command_wait(c, -1)) {
+	while (!command_wait(c, -1, seen)) {
 		if (stop_cnt == seen)
-			continue;
+			break; /* waitpid failed: not our child any more */
 		seen = stop_cnt;
 		sig = sig == SIGKILL ? SIGKILL : sig == SIGTERM ? SIGKILL : SIGTERM;
 		kill(c->pid, sig);
