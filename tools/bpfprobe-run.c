@@ -945,9 +945,11 @@ static void report_losses(const struct bpfprobe_meta *meta,
 	if (recs)
 		bpfprobe_records__stats(recs, &st);
 	report_sites(meta, recs);
-	if (recs && drained == -EINPROGRESS)
+	if (recs && drained == -EINPROGRESS && bpfprobe_records__pending(recs) > 0)
 		err_msg("the ring buffer still held %lld bytes of records being written when the run ended; they are not counted\n",
 			bpfprobe_records__pending(recs));
+	else if (recs && drained == -EINPROGRESS)
+		err_msg("records were still being written when the run ended; they are not counted\n");
 	else if (recs && drained < 0)
 		err_msg("cannot read the rest of the ring buffer: %s; the counts may not add up\n",
 			strerror(-drained));
