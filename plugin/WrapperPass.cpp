@@ -925,7 +925,9 @@ private:
   /// (include/bpfprobe/metadata.h).
   void emitRecord() {
     GlobalVariable *Map = M.getNamedGlobal(BPFPROBE_RECORDS_MAP);
-    unsigned Size = sizeof(struct bpfprobe_record_hdr);
+    static_assert(sizeof(struct bpfprobe_record_ctx) == BPFPROBE_RECORD_CTX_SIZE,
+                  "the record context is the size the metadata says");
+    unsigned Size = sizeof(struct bpfprobe_record_hdr) + BPFPROBE_RECORD_CTX_SIZE;
     for (const ArgPlan &A : Site.Args)
       Size += A.Type.Kind != ValueType::String ? 8
               : A.Length ? BPFPROBE_RECORD_COUNTED_STR_LEN
@@ -959,10 +961,48 @@ private:
       BasicBlock *Reserve = BasicBlock::Create(Ctx, "reserve", F, Fill);
       B.CreateCondBr(B.CreateIsNull(Found), Reserve, Check);
       B.SetInsertPoint(Check);
+      // BPFPROBE_SITE_SCOPED: a hit of a process outside the scope map is
+      // counted in hits and filtered, before it is limited or costs ring
+      // space (metadata.h).
+      if (GlobalVariable *Scope = M.getNamedGlobal(BPFPROBE_SCOPE_MAP)) {
+        BasicBlock *InScope = BasicBlock::Create(Ctx, "scope.check", F, Fill);
+        BasicBlock *Filtered = BasicBlock::Create(Ctx, "scope.filtered", F, Fill);
+        BasicBlock *Limited = BasicBlock::Create(Ctx, "site.limit", F, Fill);
+        AllocaInst *Tgid;
+        {
+          IRBuilderBase::InsertPointGuard G(B);
+          B.SetInsertPoint(&F->getEntryBlock(), F->getEntryBlock().begin());
+          Tgid = B.CreateAlloca(B.getInt32Ty(), nullptr, "scope.key");
+        }
+        Value *Flags = B.CreateLoad(
+            i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, flags)));
+        B.CreateCondBr(
+            B.CreateICmpNE(B.CreateAnd(Flags, B.getInt64(BPFPROBE_SITE_SCOPED)),
+                           B.getInt64(0)),
+            InScope, Limited);
+        B.SetInsertPoint(InScope);
+        Value *PidTgid = callHelper(HelperGetCurrentPidTgid, i64(), {});
+        B.CreateStore(B.CreateTrunc(B.CreateLShr(PidTgid, 32), B.getInt32Ty()),
+                      Tgid);
+        Value *Member = callHelper(HelperMapLookupElem, PtrTy, {Scope, Tgid});
+        B.CreateCondBr(B.CreateIsNull(Member), Filtered, Limited);
+        B.SetInsertPoint(Filtered);
+        for (size_t Off : {offsetof(struct bpfprobe_site_ctl, hits),
+                           offsetof(struct bpfprobe_site_ctl, filtered)})
+          B.CreateAtomicRMW(AtomicRMWInst::Add, CtlField(Found, Off),
+                            B.getInt64(1), MaybeAlign(8),
+                            AtomicOrdering::Monotonic);
+        B.CreateBr(Done);
+        B.SetInsertPoint(Limited);
+      }
+      // The limit counts the hits in scope: hits - filtered.
       Value *Limit = B.CreateLoad(
           i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, limit)));
-      Value *Hits = B.CreateLoad(
-          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits)));
+      Value *Hits = B.CreateSub(
+          B.CreateLoad(i64(),
+                       CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits))),
+          B.CreateLoad(i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl,
+                                                       filtered))));
       Value *Over = B.CreateAnd(B.CreateICmpNE(Limit, B.getInt64(0)),
                                 B.CreateICmpUGE(Hits, Limit));
       B.CreateCondBr(Over, Done, Count);
@@ -1136,9 +1176,27 @@ private:
                   At(4));
     B.CreateStore(B.CreateTrunc(PidTgid, B.getInt32Ty()), At(8));
     B.CreateStore(B.getInt32(Site.Args.size()), At(12));
+    // The hit's context, after the header (struct bpfprobe_record_ctx; the
+    // metadata's record_context key says it is there).
+    constexpr uint64_t HelperKtimeGetNs = 5;
+    constexpr uint64_t HelperGetSmpProcessorId = 8;
+    constexpr uint64_t HelperGetCurrentComm = 16;
+    unsigned CtxOff = sizeof(struct bpfprobe_record_hdr);
+    B.CreateStore(callHelper(HelperKtimeGetNs, i64(), {}),
+                  At(CtxOff + offsetof(struct bpfprobe_record_ctx, time_ns)));
+    B.CreateStore(B.CreateTrunc(callHelper(HelperGetSmpProcessorId, i64(), {}),
+                                B.getInt32Ty()),
+                  At(CtxOff + offsetof(struct bpfprobe_record_ctx, cpu)));
+    B.CreateStore(B.getInt32(0),
+                  At(CtxOff + offsetof(struct bpfprobe_record_ctx, reserved)));
+    constexpr unsigned CommLen = sizeof(((struct bpfprobe_record_ctx *)nullptr)->comm);
+    Value *Comm = At(CtxOff + offsetof(struct bpfprobe_record_ctx, comm));
+    // Zeroed first: the helper leaves the bytes as they were on failure.
+    B.CreateMemSet(Comm, B.getInt8(0), CommLen, MaybeAlign(1));
+    callHelper(HelperGetCurrentComm, i64(), {Comm, B.getInt32(CommLen)});
     // Bit I of the faults word: a read for argument I faulted.
     Value *Faults = B.getInt64(0);
-    unsigned Off = sizeof(struct bpfprobe_record_hdr);
+    unsigned Off = sizeof(struct bpfprobe_record_hdr) + BPFPROBE_RECORD_CTX_SIZE;
     for (unsigned I = 0; I < Site.Args.size(); ++I) {
       const ArgPlan &A = Site.Args[I];
       Fault = nullptr;

@@ -918,10 +918,11 @@ static char *make_source(char **specs, size_t n, bool hist, const char *manifest
 	      "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 	      "struct __bpfprobe_records_map bpfprobe_records SEC(\".maps\");\n"
 	      "struct __bpfprobe_lost_map bpfprobe_lost SEC(\".maps\");\n"
-	      "struct __bpfprobe_sites_map bpfprobe_sites SEC(\".maps\");\n", f);
+	      "struct __bpfprobe_sites_map bpfprobe_sites SEC(\".maps\");\n"
+	      "struct __bpfprobe_scope_map bpfprobe_scope SEC(\".maps\");\n", f);
 	/* Only for --hist: the histogram path costs code and stack. */
 	fputs(hist ? "BPF_PROBE_HIST_MAP;\n" : "\n", f);
-	for (int line = 11; line < FIRST_SPEC_LINE; line++)
+	for (int line = 12; line < FIRST_SPEC_LINE; line++)
 		fputc('\n', f);
 	/* Spec k alone on line FIRST_SPEC_LINE + 3k + 1, from column 1. */
 	for (size_t i = 0; i < n; i++) {

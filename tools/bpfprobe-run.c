@@ -59,9 +59,18 @@ enum {
 
 static const char *prog_name = "bpfprobe-run";
 
+/* At most this many --pid processes. */
+#define MAX_PIDS 64
+
 static struct {
 	const char *obj_path;
-	pid_t pid;
+	pid_t pid;      /* the one --pid process, when exactly one is given */
+	pid_t pids[MAX_PIDS]; /* every --pid */
+	size_t pid_cnt;
+	bool children;  /* --children: the --pid processes' descendants too */
+	bool all;       /* --all: every process */
+	bool time_abs;  /* --time=abs */
+	unsigned int fields; /* --fields: enum bpfprobe_record_field */
 	bool json;
 	bool force;
 	bool force_address;
@@ -135,8 +144,18 @@ static void usage(FILE *f)
 "                   bpfprobe-resolve --vars)\n"
 "\n"
 "options:\n"
-"  --pid N          user probes fire only in process N (1 to pid_max - 1);\n"
-"                   stop when it exits\n"
+"  --pid N          record only process N (1 to pid_max - 1); repeatable;\n"
+"                   stop when every one has exited\n"
+"  --children       with --pid, also the processes' descendants, followed\n"
+"                   from their forks on (a command's always are)\n"
+"  --all            record every process on the machine (the default when\n"
+"                   there is neither a command nor --pid; with a command,\n"
+"                   only its own processes are recorded otherwise)\n"
+"  --time=rel|abs   record times in seconds since the start (rel, the\n"
+"                   default) or as the wall clock HH:MM:SS.uuuuuu (abs)\n"
+"  --fields LIST    the context a record line starts with, comma-separated\n"
+"                   from time,comm,pid,tid,cpu (default: all; --json\n"
+"                   always has all of them)\n"
 "  --json           print JSON lines instead of text\n"
 "  --force          attach sites whose build-id, address or size check\n"
 "                   failed (each is reported; values may be wrong)\n"
@@ -732,7 +751,7 @@ static void stream(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
 						       .events = POLLIN };
 		if (pidfd >= 0)
 			fds[nfds++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
-		if (recs || (watched > 0 && pidfd < 0))
+		if (recs || (watched > 0 && pidfd < 0) || opt.pid_cnt > 1)
 			timeout = recs ? tick_ms : 100;
 		if (opt.duration_ms) {
 			long long left = (long long)opt.duration_ms - (now_ms() - start);
@@ -752,16 +771,22 @@ static void stream(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
 			proc_gone = poll(&p, 1, 0) == 1;
-		} else if (cmd->pid <= 0 && opt.pid > 0) {
-			proc_gone = !process_alive(opt.pid);
+		} else if (cmd->pid <= 0 && opt.pid_cnt) {
+			/* Several --pid processes: gone when every one is. */
+			proc_gone = true;
+			for (size_t i = 0; i < opt.pid_cnt; i++)
+				proc_gone &= !process_alive(opt.pids[i]);
 		}
 		if (cmd->pid > 0 && (pidfd < 0 || proc_gone) &&
 		    waitpid(cmd->pid, &cmd->status, WNOHANG) == cmd->pid) {
 			cmd->done = true;
 			break;
 		}
-		if (cmd->pid <= 0 && opt.pid > 0 && proc_gone) {
-			err_msg("process %d exited\n", (int)opt.pid);
+		if (cmd->pid <= 0 && opt.pid_cnt && proc_gone) {
+			if (opt.pid_cnt == 1)
+				err_msg("process %d exited\n", (int)opt.pid);
+			else
+				err_msg("all %zu processes exited\n", opt.pid_cnt);
 			break;
 		}
 		if (opt.duration_ms && now_ms() - start >= (long long)opt.duration_ms)
@@ -1114,6 +1139,44 @@ static unsigned long long pid_max(void)
 	return v > 1 ? v : 4194304; /* PID_MAX_LIMIT on 64-bit */
 }
 
+/* --fields time,comm,pid,tid,cpu */
+static int parse_fields(const char *text)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} names[] = {
+		{ "time", BPFPROBE_FIELD_TIME }, { "comm", BPFPROBE_FIELD_COMM },
+		{ "pid", BPFPROBE_FIELD_PID },   { "tid", BPFPROBE_FIELD_TID },
+		{ "cpu", BPFPROBE_FIELD_CPU },
+	};
+	const char *p = text;
+	unsigned int fields = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len && !strncmp(p, names[i].name, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			err_msg("--fields wants names from time,comm,pid,tid,cpu separated by commas, got '%.*s' in '%s'\n",
+				(int)len, p, text);
+			return -1;
+		}
+		fields |= names[i].bit;
+		p += len;
+		if (*p == ',' && *++p == 0)
+			break;
+	}
+	if (!fields) {
+		err_msg("--fields wants at least one of time,comm,pid,tid,cpu, got '%s'\n", text);
+		return -1;
+	}
+	opt.fields = fields;
+	return 0;
+}
+
 /* At most a year: the poll timeouts are capped, never overflow. */
 #define MAX_DURATION_S 31536000ull
 
@@ -1121,6 +1184,10 @@ static int parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
+		{ "children", no_argument, NULL, 'F' },
+		{ "all", no_argument, NULL, 'W' },
+		{ "time", required_argument, NULL, 'T' },
+		{ "fields", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "force-address", no_argument, NULL, 'A' },
@@ -1166,9 +1233,27 @@ static int parse_args(int argc, char **argv)
 
 			if (parse_number(&o, optarg, &v))
 				return EXIT_USAGE;
-			opt.pid = (pid_t)v;
+			if (opt.pid_cnt == MAX_PIDS) {
+				err_msg("at most %d --pid options\n", MAX_PIDS);
+				return EXIT_USAGE;
+			}
+			opt.pids[opt.pid_cnt++] = (pid_t)v;
 			break;
 		}
+		case 'F': opt.children = true; break;
+		case 'W': opt.all = true; break;
+		case 'T':
+			if (!strcmp(optarg, "abs") || !strcmp(optarg, "rel")) {
+				opt.time_abs = !strcmp(optarg, "abs");
+				break;
+			}
+			err_msg("--time wants 'rel' (seconds since the start) or 'abs' (the wall clock), got '%s'\n",
+				optarg);
+			return EXIT_USAGE;
+		case 'S':
+			if (parse_fields(optarg))
+				return EXIT_USAGE;
+			break;
 		case 'j': opt.json = true; break;
 		case 'f': opt.force = true; break;
 		case 'A': opt.force_address = true; break;
@@ -1258,8 +1343,18 @@ static int parse_args(int argc, char **argv)
 		err_msg("--force-address goes with --force: it forces one more check\n");
 		return EXIT_USAGE;
 	}
-	if (opt.pid > 0 && opt.cmd) {
+	/* The one --pid: the kernel's pid filter and the old checks use it. */
+	opt.pid = opt.pid_cnt == 1 ? opt.pids[0] : 0;
+	if (opt.pid_cnt && opt.cmd) {
 		err_msg("--pid and a command exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (opt.all && opt.pid_cnt) {
+		err_msg("--all and --pid exclude each other: --all records every process\n");
+		return EXIT_USAGE;
+	}
+	if (opt.children && !opt.pid_cnt) {
+		err_msg("--children goes with --pid (a command's children are always followed)\n");
 		return EXIT_USAGE;
 	}
 	if (opt.count_only && opt.count) {
@@ -1277,8 +1372,23 @@ struct run {
 	struct bpfprobe_records *recs;
 	struct bpfprobe_plain_links *plain;
 	struct bpfprobe_printk *printk;
+	struct bpfprobe_scope *scope; /* NULL: --all, or no scope map */
+	struct bpfprobe_format_opts format;
 	struct command cmd;
 };
+
+/* The run is limited to some processes: a command, or --pid. */
+static bool scoping(void)
+{
+	return !opt.all && (opt.cmd || opt.pid_cnt);
+}
+
+/* The pid the kernel filters uprobes by (and the readers drop others by):
+ * the one --pid process when its descendants are not followed; else 0. */
+static pid_t pid_filter(void)
+{
+	return opt.children ? 0 : opt.pid;
+}
 
 /* The modes that load nothing: -h, --check-kernel, -L/-V, --dump-metadata;
  * -e compiles the object the run uses. -1: go on with the run. */
@@ -1320,10 +1430,11 @@ static int open_object(struct run *r)
 			(int)geteuid());
 		return EXIT_PERM;
 	}
-	if (opt.pid > 0 && !process_alive(opt.pid)) {
-		err_msg("process %d does not exist (pid gone?)\n", (int)opt.pid);
-		return EXIT_PID_GONE;
-	}
+	for (size_t i = 0; i < opt.pid_cnt; i++)
+		if (!process_alive(opt.pids[i])) {
+			err_msg("process %d does not exist (pid gone?)\n", (int)opt.pids[i]);
+			return EXIT_PID_GONE;
+		}
 	r->obj = bpf_object__open_file(opt.obj_path, NULL);
 	if (!r->obj) {
 		err_msg("libbpf cannot open %s: %s\n", opt.obj_path, strerror(errno));
@@ -1339,21 +1450,117 @@ static int dry_run(struct run *r)
 		      .force = opt.force, .force_address = opt.force_address,
 		      .dry_run = true, .partial = !opt.all_or_nothing);
 
+	ao.pid = pid_filter();
+
 	r->att = bpfprobe_object__attach(r->obj, &ao);
 	if (!r->att)
 		return exit_for_errno(errno);
 	return bpfprobe_attachment__skipped_cnt(r->att) ? EXIT_PARTIAL : EXIT_OK;
 }
 
+/*
+ * With a command or --pid: the object's scope map, when it has one (and the
+ * per-site map its records check it through), with the --pid processes in
+ * it and, for a command or --children, forks followed. The command is added
+ * once forked, before it is let go to exec.
+ */
+static int scope_open(struct run *r)
+{
+	int err;
+
+	if (!scoping() || !bpf_object__find_map_by_name(r->obj, BPFPROBE_SITES_MAP))
+		return EXIT_OK;
+	r->scope = bpfprobe_scope__new(r->obj);
+	if (!r->scope && errno == ENOENT)
+		return EXIT_OK; /* an older object: said under -v by attach() */
+	if (!r->scope) {
+		err_msg("cannot scope the run: %s; --all records every process\n",
+			strerror(errno));
+		return EXIT_ERROR;
+	}
+	for (size_t i = 0; i < opt.pid_cnt; i++)
+		if ((err = bpfprobe_scope__add(r->scope, opt.pids[i]))) {
+			err_msg("cannot add process %d to the scope map: %s\n",
+				(int)opt.pids[i], strerror(-err));
+			return EXIT_ERROR;
+		}
+	if ((opt.cmd || opt.children) && (err = bpfprobe_scope__follow(r->scope))) {
+		err_msg("cannot follow the %s's children: %s; --all records every process\n",
+			opt.cmd ? "command" : "processes", strerror(-err));
+		return err == -EPERM || err == -EACCES ? EXIT_PERM : EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
+
+/* Which processes are recorded, said under -v and in the JSON start line. */
+static void report_scope(struct run *r)
+{
+	const char *mode = !scoping() ? "all" : opt.cmd ? "command" : "pid";
+	bool children = opt.cmd || opt.children;
+
+	if (opt.verbose) {
+		char pids[MAX_PIDS * 12] = "";
+		size_t len = 0;
+
+		for (size_t i = 0; i < opt.pid_cnt; i++)
+			len += snprintf(pids + len, sizeof(pids) - len, "%s%d",
+					!i ? "" : i + 1 == opt.pid_cnt ? " and " : ", ",
+					(int)opt.pids[i]);
+		if (!scoping())
+			err_msg("tracing: every process%s\n", opt.all ? " (--all)" : "");
+		else if (opt.cmd)
+			err_msg("tracing: command '%s' (pid %d) and its children\n", opt.cmd[0],
+				(int)r->cmd.pid);
+		else
+			err_msg("tracing: process%s %s%s\n", opt.pid_cnt > 1 ? "es" : "", pids,
+				!children ? "" : opt.pid_cnt > 1 ? " and their children" : " and its children");
+		for (size_t i = 0; scoping() && i < bpfprobe_meta__site_cnt(r->meta); i++) {
+			const struct bpfprobe_site *s = bpfprobe_meta__site(r->meta, i);
+			bool user = s->kind == BPFPROBE_UPROBE || s->kind == BPFPROBE_URETPROBE;
+
+			if (s->has_record_id && r->scope)
+				continue;
+			if (user && pid_filter() > 0)
+				continue; /* the kernel's pid filter scopes it */
+			err_msg("scoping is not available for probe '%s' (%s): it %s every process\n",
+				s->program,
+				!s->has_record_id ? "a hand-written body"
+				: "the object has no 'bpfprobe_scope' map; rebuild it with this bpfprobe",
+				s->has_record_id ? "records" : "fires in");
+		}
+	}
+	if (opt.json) {
+		printf("{\"type\":\"start\",\"scope\":\"%s\"", mode);
+		if (opt.cmd) {
+			printf(",\"command\":");
+			print_quoted(opt.cmd[0], strlen(opt.cmd[0]), true);
+			printf(",\"pids\":[%d]", (int)r->cmd.pid);
+		} else if (opt.pid_cnt) {
+			printf(",\"pids\":[");
+			for (size_t i = 0; i < opt.pid_cnt; i++)
+				printf("%s%d", i ? "," : "", (int)opt.pids[i]);
+			printf("]");
+		}
+		if (scoping())
+			printf(",\"children\":%s,\"scoped\":%s", children ? "true" : "false",
+			       r->scope ? "true" : "false");
+		printf(",\"time_base_ns\":%llu,\"realtime_offset_ns\":%lld}\n",
+		       (unsigned long long)r->format.time_base_ns,
+		       (long long)r->format.realtime_offset_ns);
+	}
+}
+
 /* The records maps sized, the object loaded, the records reader set up:
  * before attaching, so the per-site limits and counts hold from hit 1. */
 static int load(struct run *r)
 {
-	BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = opt.pid,
+	BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = pid_filter(),
 		      .flags = opt.json ? BPFPROBE_FMT_JSON : 0,
 		      .limit = opt.count, .no_wakeup = true, .hist = opt.hist,
+		      .format = &r->format,
 		      .mode = opt.count_only ? BPFPROBE_SITE_COUNT
 					     : BPFPROBE_SITE_RECORD);
+	struct timespec mono, real;
 	int ret = bpfprobe_records__prepare(r->obj, r->meta, opt.ring_size);
 
 	if (ret) {
@@ -1363,6 +1570,20 @@ static int load(struct run *r)
 	ret = load_object(r->obj, r->meta);
 	if (ret)
 		return ret;
+	/* Times are shown from here, the start of the run; the wall clock
+	 * is the monotonic clock moved by one offset measured now. */
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	r->format = (struct bpfprobe_format_opts){
+		.sz = sizeof(r->format), .flags = ro.flags, .fields = opt.fields,
+		.time_base_ns = mono.tv_sec * 1000000000ull + mono.tv_nsec,
+		.time_abs = opt.time_abs,
+		.realtime_offset_ns = (real.tv_sec - mono.tv_sec) * 1000000000ll +
+				      (real.tv_nsec - mono.tv_nsec),
+	};
+	if ((ret = scope_open(r)))
+		return ret;
+	ro.scoped = r->scope != NULL;
 	r->recs = bpfprobe_records__new(r->obj, r->meta, &ro);
 	if (!r->recs && opt.hist && (errno == EINVAL || errno == ENOENT)) {
 		if (errno == ENOENT)
@@ -1380,17 +1601,22 @@ static int load(struct run *r)
  * programs attached, the printk stream opened, its known tasks named. */
 static int attach(struct run *r)
 {
-	BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = r->meta, .pid = opt.pid,
+	BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = r->meta, .pid = pid_filter(),
 		      .force = opt.force, .force_address = opt.force_address,
 		      .partial = !opt.all_or_nothing);
-	BPFPROBE_OPTS(bpfprobe_plain_opts, po, .pid = opt.pid);
-	BPFPROBE_OPTS(bpfprobe_printk_opts, pko, .pid = opt.pid,
+	BPFPROBE_OPTS(bpfprobe_plain_opts, po, .pid = pid_filter());
+	BPFPROBE_OPTS(bpfprobe_printk_opts, pko, .pid = pid_filter(),
 		      .flags = opt.json ? BPFPROBE_FMT_JSON : 0);
 	int ret;
 
 	if (opt.cmd && (ret = command_fork(&r->cmd, opt.cmd))) {
 		err_msg("cannot fork: %s\n", strerror(-ret));
 		return EXIT_COMMAND;
+	}
+	/* In scope before it may exec: its first hit is recorded. */
+	if (opt.cmd && r->scope && (ret = bpfprobe_scope__add(r->scope, r->cmd.pid))) {
+		err_msg("cannot add the command to the scope map: %s\n", strerror(-ret));
+		return EXIT_ERROR;
 	}
 	r->att = bpfprobe_object__attach(r->obj, &ao);
 	if (!r->att)
@@ -1400,8 +1626,8 @@ static int attach(struct run *r)
 		r->printk = bpfprobe_printk__open(&pko);
 	if (r->printk && opt.cmd)
 		bpfprobe_printk__name_task(r->printk, r->cmd.pid, opt.cmd[0]);
-	else if (r->printk && opt.pid > 0)
-		bpfprobe_printk__name_task(r->printk, opt.pid, NULL);
+	for (size_t i = 0; r->printk && i < opt.pid_cnt; i++)
+		bpfprobe_printk__name_task(r->printk, opt.pids[i], NULL);
 	if (opt.verbose) {
 		/* A session link attaches the two sites of an @entry pair. */
 		size_t sites = bpfprobe_attachment__link_cnt(r->att) +
@@ -1409,6 +1635,7 @@ static int attach(struct run *r)
 
 		err_msg("%zu site%s attached\n", sites, sites == 1 ? "" : "s");
 	}
+	report_scope(r);
 	return EXIT_OK;
 }
 
@@ -1474,6 +1701,7 @@ static void close_run(struct run *r)
 {
 	command_abort(&r->cmd);
 	bpfprobe_records__free(r->recs);
+	bpfprobe_scope__free(r->scope);
 	bpfprobe_printk__close(r->printk);
 	bpfprobe_plain_links__destroy(r->plain);
 	bpfprobe_attachment__destroy(r->att);

@@ -54,6 +54,15 @@ struct __bpfprobe_sites_map {
 	struct bpfprobe_site_ctl *value;
 };
 
+/* The processes scoped sites record (BPFPROBE_SCOPE_MAP in
+ * bpfprobe/metadata.h): tgid to 1; bpfprobe-run fills it and follows forks. */
+struct __bpfprobe_scope_map {
+	int (*type)[1 /* BPF_MAP_TYPE_HASH */];
+	int (*max_entries)[16384];
+	unsigned int *key;
+	unsigned char *value;
+};
+
 /*
  * log2 histograms of bpfprobe-run --hist (BPFPROBE_HIST_MAP in
  * bpfprobe/metadata.h). Opt-in: with BPF_PROBE_HIST_MAP; in the file, each
@@ -75,8 +84,9 @@ struct __bpfprobe_hist_map {
 
 /**
  * A probe with a default body: every hit sends all its arguments, with the
- * pid and tid, to the records ring buffer, and bpfprobe-run prints them with
- * their names and types:
+ * time, pid, tid, thread name and CPU, to the records ring buffer (when
+ * bpfprobe-run scopes the run, only the hits of the processes in
+ * bpfprobe_scope), and bpfprobe-run prints them with their names and types:
  *
  *   BPF_PROBE_RECORD("uprobe/./demo:add3(int, long long, char *)");
  *   BPF_PROBE_RECORD_NAMED(on_open, "uprobe/./srv:open_file($arg1:string)");
@@ -87,6 +97,8 @@ struct __bpfprobe_hist_map {
 	struct __bpfprobe_lost_map bpfprobe_lost                               \
 		__attribute__((section(".maps")));                             \
 	struct __bpfprobe_sites_map bpfprobe_sites                             \
+		__attribute__((section(".maps")));                             \
+	struct __bpfprobe_scope_map bpfprobe_scope                             \
 		__attribute__((section(".maps")));                             \
 	__attribute__((bpfprobe_record(spec), used)) int name(void *ctx)       \
 	{                                                                      \

@@ -65,6 +65,13 @@ extern "C" {
 /** "1": the probed tasks run a 32-bit compat ABI under that 64-bit kernel
  *  (arch ia32-compat, arm-compat); "0" otherwise. */
 #define BPFPROBE_KEY_COMPAT "compat"
+/**
+ * On a recording site: the size in bytes of the struct bpfprobe_record_ctx
+ * that its records carry right after struct bpfprobe_record_hdr (added
+ * within version 1). A site without the key (older objects, hand-written
+ * recorders) has none: its argument slots follow the header.
+ */
+#define BPFPROBE_KEY_RECORD_CONTEXT "record_context"
 
 /** A kernel architecture, as writer and reader of the metadata name it. */
 struct bpfprobe_kernel_arch {
@@ -125,6 +132,20 @@ struct bpfprobe_record_hdr {
 	unsigned long long faults;
 };
 
+/*
+ * The context of a hit, recorded in BPF by the records of sites whose
+ * metadata has BPFPROBE_KEY_RECORD_CONTEXT (its value: the size of this
+ * struct when written; a reader uses the fields it knows and skips the
+ * rest). It follows struct bpfprobe_record_hdr; the slots follow it.
+ */
+struct bpfprobe_record_ctx {
+	unsigned long long time_ns; /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	unsigned int cpu;           /* bpf_get_smp_processor_id() */
+	unsigned int reserved;      /* 0 */
+	char comm[16];              /* bpf_get_current_comm(): the thread's name */
+};
+#define BPFPROBE_RECORD_CTX_SIZE 32
+
 /* Recording probes take at most this many arguments (bits of faults). */
 #define BPFPROBE_RECORD_MAX_ARGS 64
 
@@ -133,8 +154,9 @@ struct bpfprobe_record_hdr {
  * BPFPROBE_SITES_MAP, key the site's record_id (__u32), value this struct.
  * The loader fills one entry per recording site before attaching; a site
  * without an entry records every hit and counts losses in bpfprobe_lost.
- * Per hit the BPF side: skips the hit when limit != 0 and hits >= limit
- * (the hit is not counted); else adds 1 to hits; returns when the
+ * Per hit the BPF side: counts a hit out of scope (BPFPROBE_SITE_SCOPED
+ * below) in hits and filtered and stops; skips the hit when limit != 0 and
+ * hits - filtered >= limit (the hit is not counted); else adds 1 to hits; returns when the
  * BPFPROBE_SITE_COUNT_ONLY flag is set; else reserves a record (adding 1
  * to lost when the ring buffer is full) and submits it with submit_flags
  * (BPF_RB_NO_WAKEUP = 1: the reader polls on a timer).
@@ -148,6 +170,20 @@ struct bpfprobe_record_hdr {
 #define BPFPROBE_SITE_HIST 2ull
 #define BPFPROBE_HIST_MAP "bpfprobe_hist"
 #define BPFPROBE_HIST_BUCKETS 66
+/*
+ * With SCOPED, before the limit: a hit whose process (the tgid,
+ * bpf_get_current_pid_tgid() >> 32) is not a key of BPFPROBE_SCOPE_MAP adds 1
+ * to hits and to filtered and makes no record. The limit then compares
+ * hits - filtered: hits out of scope do not use up --count.
+ */
+#define BPFPROBE_SITE_SCOPED 4ull
+/*
+ * The processes a scoped site records: a BPF_MAP_TYPE_HASH of __u32 tgid to
+ * __u8 (1), filled by the runtime (bpfprobe_scope__new(): the command, the
+ * --pid processes, and with children their descendants, followed by its
+ * programs on sched_process_fork and sched_process_exit).
+ */
+#define BPFPROBE_SCOPE_MAP "bpfprobe_scope"
 
 struct bpfprobe_site_ctl {
 	unsigned long long hits;         /* hits counted (not over limit) */
@@ -156,6 +192,7 @@ struct bpfprobe_site_ctl {
 	unsigned long long submit_flags; /* flags of bpf_ringbuf_submit */
 	unsigned long long flags;        /* BPFPROBE_SITE_* */
 	unsigned long long hist_arg;     /* BPFPROBE_SITE_HIST: argument index */
+	unsigned long long filtered;     /* hits out of scope (SCOPED), in hits */
 };
 
 #ifdef __cplusplus

@@ -147,6 +147,12 @@ struct bpfprobe_site {
 	 * session programs and opts.meta is given; else NULL.
 	 */
 	const char *session_program;
+	/**
+	 * Bytes of struct bpfprobe_record_ctx (time, CPU, comm) between the
+	 * header and the slots of this site's records (metadata key
+	 * record_context); 0: its records carry none (older objects).
+	 */
+	size_t context_size;
 };
 
 /** Parsed `.bpfprobe` section: a list of sites. */
@@ -299,17 +305,59 @@ enum bpfprobe_format_flags {
 	BPFPROBE_FMT_JSON = 1 << 0, /**< one JSON object instead of text */
 };
 
+/** The context a text record shows before its label (JSON has them all). */
+enum bpfprobe_record_field {
+	BPFPROBE_FIELD_TIME = 1 << 0, /**< seconds.microseconds */
+	BPFPROBE_FIELD_COMM = 1 << 1, /**< the thread's name */
+	BPFPROBE_FIELD_PID = 1 << 2,
+	BPFPROBE_FIELD_TID = 1 << 3,
+	BPFPROBE_FIELD_CPU = 1 << 4,  /**< [001] */
+	BPFPROBE_FIELDS_ALL = (1 << 5) - 1,
+};
+struct bpfprobe_format_opts {
+	size_t sz;
+	/** enum bpfprobe_format_flags */
+	unsigned int flags;
+	/** enum bpfprobe_record_field: what text shows; 0 is all of them.
+	 *  Records without a context (older objects) have pid and tid only. */
+	unsigned int fields;
+	/** Text times are relative to this CLOCK_MONOTONIC time (ns). */
+	__u64 time_base_ns;
+	/** Text times are wall-clock HH:MM:SS.uuuuuu instead: the monotonic
+	 *  stamp plus realtime_offset_ns (CLOCK_REALTIME - CLOCK_MONOTONIC,
+	 *  measured once), in local time. */
+	bool time_abs;
+	long long realtime_offset_ns;
+	size_t :0;
+};
+#define bpfprobe_format_opts__last_field realtime_offset_ns
 /**
- * Formats one ring-buffer record (struct bpfprobe_record_hdr and its slots)
- * as `label pid=N name=value ...` or a JSON object, without a newline, the
- * way snprintf does: returns the length it needed, or -EBADMSG when the
- * record is malformed (too short, unknown record_id, nargs not matching the
- * site).
+ * Formats one ring-buffer record (struct bpfprobe_record_hdr, its
+ * struct bpfprobe_record_ctx when the site has one, and its slots) as
+ * `   0.001234 shop 22268/22268 [001] label name=value ...` or a JSON
+ * object with "time_ns" (monotonic), "comm", "pid", "tid" and "cpu",
+ * without a newline, the way snprintf does: returns the length it needed,
+ * or -EBADMSG when the record is malformed (too short, unknown record_id,
+ * nargs not matching the site); -EINVAL for bad options.
  */
+BPFPROBE_API int bpfprobe_record__format(const struct bpfprobe_meta *meta,
+					 const void *data, size_t size,
+					 char *buf, size_t buf_sz,
+					 const struct bpfprobe_format_opts *opts);
+/** bpfprobe_record__format() with only \p flags: every field, times
+ *  relative to 0 (the monotonic clock's seconds, as perf script shows). */
 BPFPROBE_API int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta,
 					   const void *data, size_t size,
 					   char *buf, size_t buf_sz,
 					   unsigned int flags);
+/**
+ * The context of a record of \p site into \p ctx (comm NUL-terminated):
+ * 0, -ENODATA when the site's records carry none (an older object),
+ * -EBADMSG when the record is too short for it.
+ */
+BPFPROBE_API int bpfprobe_record__context(const struct bpfprobe_site *site,
+					  const void *data, size_t size,
+					  struct bpfprobe_record_ctx *ctx);
 
 typedef int (*bpfprobe_record_fn)(void *ctx, const struct bpfprobe_site *site,
 				  const struct bpfprobe_record_hdr *hdr,
@@ -348,9 +396,19 @@ struct bpfprobe_records_opts {
 	 * BPFPROBE_HIST_MAP; read with bpfprobe_records__site_hist().
 	 */
 	const char *hist;
+	/** How printed records look (copied); NULL: bpfprobe_record__snprintf()'s
+	 *  look with \c flags. */
+	const struct bpfprobe_format_opts *format;
+	/**
+	 * Record only the hits of the processes in BPFPROBE_SCOPE_MAP (set
+	 * BPFPROBE_SITE_SCOPED on every site; fill the map with
+	 * bpfprobe_scope__new()). The others count as filtered. Objects
+	 * without that map: -ENOENT from bpfprobe_records__new().
+	 */
+	bool scoped;
 	size_t :0;
 };
-#define bpfprobe_records_opts__last_field hist
+#define bpfprobe_records_opts__last_field scoped
 
 enum bpfprobe_site_mode {
 	BPFPROBE_SITE_RECORD = 0,     /**< one ring-buffer record per hit */
@@ -377,8 +435,8 @@ struct bpfprobe_site_stats {
 	/** The part of dropped that the drain had no time to decode. */
 	__u64 unread;
 	/**
-	 * Hits a BPF-side condition rejected before any record was made.
-	 * None exists yet: always 0.
+	 * Hits rejected in BPF before any record was made: of a process out
+	 * of scope (opts.scoped). Counted in hits.
 	 */
 	__u64 filtered;
 };
@@ -416,7 +474,7 @@ struct bpfprobe_records_stats {
 	__u64 dropped;
 	/** The part of dropped left undecoded by bpfprobe_records__drain(). */
 	__u64 unread;
-	/** Hits rejected by a BPF-side condition, over all sites (none yet: 0). */
+	/** Hits rejected in BPF (out of scope), over all sites. */
 	__u64 filtered;
 	/**
 	 * Records the BPF side could not write because the ring buffer was
@@ -497,6 +555,29 @@ BPFPROBE_API int bpfprobe_records__site_hist(const struct bpfprobe_records *recs
 					     const struct bpfprobe_site *site,
 					     __u64 *buckets);
 BPFPROBE_API void bpfprobe_records__free(struct bpfprobe_records *recs);
+
+/* ---- Scope: the processes a run records ----------------------------- */
+
+/**
+ * The BPFPROBE_SCOPE_MAP of a loaded object (declared by BPF_PROBE_RECORD),
+ * which sites scoped through bpfprobe_records_opts.scoped consult on every
+ * hit. NULL with errno ENOENT when the object has no such map (an older
+ * object): scope its uprobes with bpfprobe_attach_opts.pid instead.
+ */
+struct bpfprobe_scope;
+BPFPROBE_API struct bpfprobe_scope *bpfprobe_scope__new(struct bpf_object *obj);
+/** Adds process \p pid (a tgid) to the scope: 0 or -errno. */
+BPFPROBE_API int bpfprobe_scope__add(struct bpfprobe_scope *s, pid_t pid);
+/**
+ * Follows the descendants of the processes in the scope from now on: loads
+ * the runtime's own programs on the tracepoints sched/sched_process_fork
+ * (a child of a process in scope is added before it first runs) and
+ * sched/sched_process_exit (a process leaves the scope when its leader
+ * exits). 0 or -errno (no tracefs, or the kernel refused the programs).
+ */
+BPFPROBE_API int bpfprobe_scope__follow(struct bpfprobe_scope *s);
+/** Detaches the fork and exit programs and frees; NULL is a no-op. */
+BPFPROBE_API void bpfprobe_scope__free(struct bpfprobe_scope *s);
 
 /* ---- Loading; programs the metadata does not describe --------------- */
 

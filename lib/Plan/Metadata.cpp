@@ -48,8 +48,11 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
   Put(BPFPROBE_KEY_BUILD_ID, Site.BuildId);
   Put(BPFPROBE_KEY_SOURCE, Site.Source);
   Put(BPFPROBE_KEY_SPEC, Site.Spec);
-  if (Site.Record)
+  if (Site.Record) {
     Put(BPFPROBE_KEY_RECORD_ID, std::to_string(recordIdFor(Site.Program)));
+    // The wrapper's records carry struct bpfprobe_record_ctx (metadata.h).
+    Put(BPFPROBE_KEY_RECORD_CONTEXT, std::to_string(BPFPROBE_RECORD_CTX_SIZE));
+  }
   if (!Site.EntryProgram.empty())
     Put(BPFPROBE_KEY_ENTRY_PROGRAM, Site.EntryProgram);
   if (!Site.SessionProgram.empty())

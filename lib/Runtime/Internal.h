@@ -66,6 +66,10 @@ BPFPROBE_HIDDEN int bpfprobe_trusted_path(const char *path, uid_t also,
 /** "/sys", or $BPFPROBE_SYSFS_ROOT when the tests set it. */
 BPFPROBE_HIDDEN const char *bpfprobe_sysfs_root(void);
 
+/** The tracefs directory (mounted at /sys/kernel/tracing if it was not);
+ *  NULL when there is none (Printk.c). */
+BPFPROBE_HIDDEN const char *bpfprobe_find_tracefs(void);
+
 /* ---- Session programs for @entry pairs (Session.c) ---- */
 
 /** Whether the @entry pair of return site \p s is loaded as one session

@@ -243,7 +243,7 @@ const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_uname(const char *mac
 enum {
 	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
 	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID,
-	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_CNT
+	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_RECORD_CONTEXT, K_CNT
 };
 
 static const struct {
@@ -268,6 +268,7 @@ static const struct {
 	[K_ENTRY_PROGRAM] = { BPFPROBE_KEY_ENTRY_PROGRAM, false },
 	[K_ENTRY_OF] = { BPFPROBE_KEY_ENTRY_OF, false },
 	[K_SESSION_PROGRAM] = { BPFPROBE_KEY_SESSION_PROGRAM, false },
+	[K_RECORD_CONTEXT] = { BPFPROBE_KEY_RECORD_CONTEXT, false },
 };
 
 struct record_builder {
@@ -482,6 +483,20 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 				       v[K_RECORD_ID]);
 		site->record_id = (__u32)id;
 		site->has_record_id = true;
+	}
+	if (v[K_RECORD_CONTEXT]) {
+		__u64 sz;
+
+		if ((err = parse_u64(at(pos, rb, K_RECORD_CONTEXT), "record_context",
+				     v[K_RECORD_CONTEXT], 10, &sz)))
+			return err;
+		/* At least the fields this reader knows; 8-byte slots follow. */
+		if (!site->has_record_id || sz < BPFPROBE_RECORD_CTX_SIZE || sz % 8 ||
+		    sz > 4096)
+			return corrupt(at(pos, rb, K_RECORD_CONTEXT),
+				       "'record_context' %s is not a context size (a multiple of 8 from %d to 4096, on a site with a record_id)",
+				       v[K_RECORD_CONTEXT], BPFPROBE_RECORD_CTX_SIZE);
+		site->context_size = (size_t)sz;
 	}
 	if (!is_hex(site->build_id) || strlen(site->build_id) % 2)
 		return corrupt(at(pos, rb, K_BUILD_ID), "'build_id' must be an even number of hex digits, found '%s'",

@@ -112,7 +112,7 @@ bool bpfprobe_object__uses_printk(const struct bpf_object *obj)
 
 /* ---- the tracefs instance ---- */
 
-static const char *find_tracefs(void)
+const char *bpfprobe_find_tracefs(void)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing",
 					    "/sys/kernel/debug/tracing" };
@@ -352,7 +352,7 @@ struct bpfprobe_printk *bpfprobe_printk__open(const struct bpfprobe_printk_opts 
 		errno = EINVAL;
 		return NULL;
 	}
-	tracefs = find_tracefs();
+	tracefs = bpfprobe_find_tracefs();
 	if (!tracefs) {
 		pr_warn("warning: bpf_printk lines will not be shown: tracefs is not mounted and cannot be mounted at /sys/kernel/tracing\n");
 		errno = ENOENT;

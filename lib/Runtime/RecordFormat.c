@@ -4,14 +4,16 @@
  * Decodes one ring-buffer record of a default-body probe (the layout of
  * include/bpfprobe/metadata.h: struct bpfprobe_record_hdr, then one 8-byte
  * or 64-byte slot per argument) with the names and kprobe_events types of
- * its site, and prints it as `handle:12 pid=4121 req->len=512 fd=7` or as a
- * JSON object. Records come from the kernel and are checked like input.
+ * its site, and prints it as `   0.001234 srv 4121/4123 [001] handle:12
+ * req->len=512 fd=7` (time, comm, pid/tid and CPU as --fields chooses) or as
+ * a JSON object. Records come from the kernel and are checked like input.
  */
 #include "Internal.h"
 #include "Support/Escape.h"
 
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 static bool is_counted_string(const char *type)
 {
@@ -168,19 +170,107 @@ static void put_value(struct out *o, const char *type, const void *slot,
 	put(o, json ? "\"0x%llx\"" : "0x%llx", (unsigned long long)v);
 }
 
+/*
+ * The context fields of a text record: "   0.001234 shop 22268/22268 [001] ",
+ * each only when asked and when the record has it.
+ */
+static void put_context(struct out *o, const struct bpfprobe_record_hdr *hdr,
+			const struct bpfprobe_record_ctx *ctx,
+			const struct bpfprobe_format_opts *opts, unsigned int fields)
+{
+	if (ctx && (fields & BPFPROBE_FIELD_TIME)) {
+		if (OPTS_GET(opts, time_abs, false)) {
+			/* Wall clock: the monotonic stamp moved by the offset
+			 * measured once at the start of the run. */
+			long long ns = (long long)ctx->time_ns +
+				       OPTS_GET(opts, realtime_offset_ns, 0);
+			time_t sec = (time_t)(ns / 1000000000);
+			struct tm tm;
+
+			if (ns >= 0 && localtime_r(&sec, &tm))
+				put(o, "%02d:%02d:%02d.%06lld ", tm.tm_hour, tm.tm_min,
+				    tm.tm_sec, ns % 1000000000 / 1000);
+			else
+				put(o, "? ");
+		} else {
+			__u64 base = OPTS_GET(opts, time_base_ns, 0), t = ctx->time_ns;
+			bool neg = t < base;
+			__u64 d = neg ? base - t : t - base;
+
+			char num[48];
+
+			/* Right-aligned as perf script's: "   0.001234". */
+			snprintf(num, sizeof(num), "%s%llu.%06llu", neg ? "-" : "",
+				 (unsigned long long)(d / 1000000000),
+				 (unsigned long long)(d % 1000000000 / 1000));
+			put(o, "%11s ", num);
+		}
+	}
+	if (ctx && (fields & BPFPROBE_FIELD_COMM)) {
+		size_t len = strnlen(ctx->comm, sizeof(ctx->comm));
+
+		/* A thread may name itself anything: one word, escaped. */
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = ctx->comm[i];
+
+			if (c <= ' ' || c >= 0x7f || c == '\\')
+				put(o, "\\x%02x", c);
+			else
+				put(o, "%c", c);
+		}
+		put(o, len ? " " : "? ");
+	}
+	if ((fields & BPFPROBE_FIELD_PID) && (fields & BPFPROBE_FIELD_TID))
+		put(o, "%u/%u ", hdr->pid, hdr->tid);
+	else if (fields & BPFPROBE_FIELD_PID)
+		put(o, "%u ", hdr->pid);
+	else if (fields & BPFPROBE_FIELD_TID)
+		put(o, "%u ", hdr->tid);
+	if (ctx && (fields & BPFPROBE_FIELD_CPU))
+		put(o, "[%03u] ", ctx->cpu);
+}
+
+int bpfprobe_record__context(const struct bpfprobe_site *site, const void *data,
+			     size_t size, struct bpfprobe_record_ctx *ctx)
+{
+	if (!site || !data || !ctx)
+		return -EINVAL;
+	if (!site->context_size)
+		return -ENODATA;
+	if (size < sizeof(struct bpfprobe_record_hdr) + site->context_size)
+		return -EBADMSG;
+	memcpy(ctx, (const char *)data + sizeof(struct bpfprobe_record_hdr),
+	       sizeof(*ctx));
+	ctx->comm[sizeof(ctx->comm) - 1] = 0;
+	return 0;
+}
+
 int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data,
 			      size_t size, char *buf, size_t buf_sz,
 			      unsigned int flags)
 {
+	BPFPROBE_OPTS(bpfprobe_format_opts, opts, .flags = flags);
+
+	return bpfprobe_record__format(meta, data, size, buf, buf_sz, &opts);
+}
+
+int bpfprobe_record__format(const struct bpfprobe_meta *meta, const void *data,
+			    size_t size, char *buf, size_t buf_sz,
+			    const struct bpfprobe_format_opts *opts)
+{
 	struct bpfprobe_record_hdr hdr;
+	struct bpfprobe_record_ctx ctx;
 	unsigned long long missed = 0;
 	const struct bpfprobe_site *site;
 	const char *slots;
-	size_t need;
+	size_t need, head;
+	unsigned int flags = OPTS_GET(opts, flags, 0);
+	unsigned int fields = OPTS_GET(opts, fields, 0) ?: BPFPROBE_FIELDS_ALL;
 	bool json = flags & BPFPROBE_FMT_JSON;
 	struct out o = { .buf = buf, .sz = buf_sz };
 
-	if (!meta || !data || (flags & ~BPFPROBE_FMT_JSON))
+	if (!meta || !data || !OPTS_VALID(opts, bpfprobe_format_opts) ||
+	    (flags & ~BPFPROBE_FMT_JSON) || (fields & ~BPFPROBE_FIELDS_ALL))
 		return -EINVAL;
 	if (buf && buf_sz)
 		buf[0] = 0;
@@ -190,7 +280,9 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 	site = bpfprobe_meta__find_record(meta, hdr.record_id);
 	if (!site || hdr.nargs != site->arg_cnt)
 		return -EBADMSG;
-	need = sizeof(hdr);
+	/* The context, when the site's records carry one, then the slots. */
+	head = sizeof(hdr) + site->context_size;
+	need = head;
 	for (size_t i = 0; i < site->arg_cnt; i++)
 		need += bpfprobe_slot_size(site->args[i].type);
 	if (site->entry_program) {
@@ -202,16 +294,27 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 	}
 	if (size < need)
 		return -EBADMSG;
+	if (site->context_size)
+		bpfprobe_record__context(site, data, size, &ctx);
 
-	slots = (const char *)data + sizeof(hdr);
+	slots = (const char *)data + head;
 	if (json) {
 		put(&o, "{\"type\":\"record\",\"probe\":");
 		put_str(&o, site->label, strlen(site->label), true);
 		put(&o, ",\"program\":");
 		put_str(&o, site->program, strlen(site->program), true);
-		put(&o, ",\"pid\":%u,\"tid\":%u,\"args\":{", hdr.pid, hdr.tid);
+		if (site->context_size) {
+			put(&o, ",\"time_ns\":%llu,\"comm\":",
+			    (unsigned long long)ctx.time_ns);
+			put_str(&o, ctx.comm, strlen(ctx.comm), true);
+		}
+		put(&o, ",\"pid\":%u,\"tid\":%u", hdr.pid, hdr.tid);
+		if (site->context_size)
+			put(&o, ",\"cpu\":%u", ctx.cpu);
+		put(&o, ",\"args\":{");
 	} else {
-		put(&o, "%s pid=%u", site->label, hdr.pid);
+		put_context(&o, &hdr, site->context_size ? &ctx : NULL, opts, fields);
+		put(&o, "%s", site->label);
 	}
 	for (size_t i = 0; i < site->arg_cnt; i++) {
 		const char *label = site->arg_labels[i];
@@ -240,7 +343,7 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 		bool first = true;
 
 		put(&o, "}");
-		slots = (const char *)data + sizeof(hdr);
+		slots = (const char *)data + head;
 		for (size_t i = 0; i < site->arg_cnt; i++) {
 			const char *label = site->arg_labels[i];
 			__u64 len;

@@ -34,6 +34,7 @@ struct bpfprobe_records {
 	void *ctx;
 	FILE *out;
 	unsigned int flags;
+	struct bpfprobe_format_opts format;
 	pid_t pid;
 	pid_t self;
 	unsigned int batch; /* records handled in this consume/poll call */
@@ -136,6 +137,15 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 			BPFPROBE_SITES_MAP, BPFPROBE_HIST_MAP);
 		return -EINVAL;
 	}
+	if (OPTS_GET(opts, scoped, false)) {
+		struct bpf_map *scope = bpf_object__find_map_by_name(obj, BPFPROBE_SCOPE_MAP);
+
+		if (!map || !scope || bpf_map__key_size(scope) != sizeof(__u32)) {
+			pr_warn("scoping needs the '%s' and '%s' maps of BPF_PROBE_RECORD (bpfprobe.h); rebuild the object with this bpfprobe\n",
+				BPFPROBE_SITES_MAP, BPFPROBE_SCOPE_MAP);
+			return -EINVAL;
+		}
+	}
 	if (!map)
 		return 0;
 	if (bpf_map__type(map) != BPF_MAP_TYPE_HASH ||
@@ -151,8 +161,9 @@ static int fill_sites(struct bpfprobe_records *r, struct bpf_object *obj,
 		struct bpfprobe_site_ctl ctl = {
 			.limit = OPTS_GET(opts, limit, 0),
 			.submit_flags = OPTS_GET(opts, no_wakeup, false) ? BPF_RB_NO_WAKEUP : 0,
-			.flags = OPTS_GET(opts, mode, 0) == BPFPROBE_SITE_COUNT
-					 ? BPFPROBE_SITE_COUNT_ONLY : 0,
+			.flags = (OPTS_GET(opts, mode, 0) == BPFPROBE_SITE_COUNT
+					  ? BPFPROBE_SITE_COUNT_ONLY : 0) |
+				 (OPTS_GET(opts, scoped, false) ? BPFPROBE_SITE_SCOPED : 0),
 		};
 		__u32 key;
 
@@ -256,8 +267,8 @@ static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 		drop_record(r, i);
 		return 0;
 	}
-	n = bpfprobe_record__snprintf(r->meta, data, size, r->line, r->line_sz,
-				      r->flags);
+	n = bpfprobe_record__format(r->meta, data, size, r->line, r->line_sz,
+				    &r->format);
 	if (n == -EBADMSG) {
 		if (r->stats.malformed++ == 0)
 			pr_warn("malformed record in %s (%zu bytes, record_id %u); it does not match the .bpfprobe metadata of this object\n",
@@ -293,8 +304,8 @@ static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 			return -ENOMEM;
 		r->line = bigger;
 		r->line_sz = n + 1;
-		bpfprobe_record__snprintf(r->meta, data, size, r->line, r->line_sz,
-					  r->flags);
+		bpfprobe_record__format(r->meta, data, size, r->line, r->line_sz,
+					&r->format);
 	}
 	/* Buffered: the caller flushes once per batch, not per record. */
 	fprintf(r->out, "%s\n", r->line);
@@ -337,7 +348,9 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	struct bpf_map *map;
 	int err;
 
-	if (!OPTS_VALID(opts, bpfprobe_records_opts) || !obj || !meta) {
+	if (!OPTS_VALID(opts, bpfprobe_records_opts) || !obj || !meta ||
+	    (OPTS_GET(opts, format, NULL) &&
+	     !OPTS_VALID(opts->format, bpfprobe_format_opts))) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -362,6 +375,15 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	r->ctx = OPTS_GET(opts, ctx, NULL);
 	r->out = OPTS_GET(opts, out, NULL) ?: stdout;
 	r->flags = OPTS_GET(opts, flags, 0);
+	r->format.sz = sizeof(r->format);
+	r->format.flags = r->flags;
+	if (OPTS_GET(opts, format, NULL)) {
+		const struct bpfprobe_format_opts *f = opts->format;
+
+		memcpy(&r->format, f, f->sz < sizeof(r->format) ? f->sz : sizeof(r->format));
+		r->format.sz = sizeof(r->format);
+		r->format.flags |= r->flags;
+	}
 	r->pid = OPTS_GET(opts, pid, 0);
 	r->limit = OPTS_GET(opts, limit, 0);
 	r->count_only = OPTS_GET(opts, mode, 0) == BPFPROBE_SITE_COUNT;
@@ -551,6 +573,7 @@ int bpfprobe_records__stats(const struct bpfprobe_records *r,
 		if (!bpfprobe_records__site_stats(r, bpfprobe_meta__site(r->meta, i), &st) &&
 		    st.counted) {
 			stats->lost += st.lost;
+			stats->filtered += st.filtered;
 			stats->lost_counted = true;
 		}
 	}
@@ -603,8 +626,8 @@ int bpfprobe_records__site_stats(const struct bpfprobe_records *r,
 	if (r->sites_fd >= 0 && !bpf_map_lookup_elem(r->sites_fd, &key, &ctl)) {
 		st->hits = ctl.hits;
 		st->lost = ctl.lost;
-		/* No BPF-side condition rejects a hit yet (issue 24 adds them). */
-		st->filtered = 0;
+		/* Hits out of scope (BPFPROBE_SITE_SCOPED), counted in hits. */
+		st->filtered = ctl.filtered;
 		st->counted = true;
 	}
 	return 0;

@@ -74,11 +74,11 @@ int main(int argc, char **argv)
 
 	/* The same metadata from the file and from the bytes. */
 	meta = bpfprobe_meta__open_file(argv[1]);
-	EXPECT(meta && bpfprobe_meta__site_cnt(meta) == 2);
+	EXPECT(meta && bpfprobe_meta__site_cnt(meta) == 3);
 	bpfprobe_meta__free(meta);
 	meta = bpfprobe_meta__open_mem(obj, obj_sz);
-	EXPECT(meta && bpfprobe_meta__site_cnt(meta) == 2);
-	EXPECT(!bpfprobe_meta__site(meta, 2) && errno == ENOENT);
+	EXPECT(meta && bpfprobe_meta__site_cnt(meta) == 3);
+	EXPECT(!bpfprobe_meta__site(meta, 3) && errno == ENOENT);
 	s = bpfprobe_meta__find_record(meta, 7);
 	EXPECT(s && !strcmp(s->program, "rec") && !strcmp(s->label, "vfs_write:3"));
 	EXPECT(!bpfprobe_meta__find_record(meta, 8) && errno == ENOENT);
@@ -150,6 +150,56 @@ int main(int argc, char **argv)
 	EXPECT(bpfprobe_record__snprintf(meta, rec, len, out, sizeof(out), 0) == -EBADMSG);
 	make_record(rec, 7, 6);
 	EXPECT(bpfprobe_record__snprintf(meta, rec, len, out, sizeof(out), 1u << 9) == -EINVAL);
+
+	/* A record with its context (site "ctx", record_context=32): time
+	 * relative to a base or as the wall clock, comm escaped, pid/tid, CPU,
+	 * chosen by fields; JSON has them all. */
+	{
+		struct bpfprobe_record_hdr h = { .record_id = 9, .pid = 42, .tid = 43,
+						 .nargs = 1 };
+		struct bpfprobe_record_ctx c = { .time_ns = 5001234567ull, .cpu = 1 };
+		struct bpfprobe_record_ctx got;
+		__s64 a = 7;
+		BPFPROBE_OPTS(bpfprobe_format_opts, fo, .time_base_ns = 5000000000ull);
+
+		memcpy(c.comm, "shop", 5);
+		memcpy(rec, &h, sizeof(h));
+		memcpy(rec + sizeof(h), &c, sizeof(c));
+		memcpy(rec + sizeof(h) + sizeof(c), &a, sizeof(a));
+		len = sizeof(h) + sizeof(c) + sizeof(a);
+		n = bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo);
+		printf("ctx: %s\n", out);
+		EXPECT(n == (int)strlen(out));
+		fo.fields = BPFPROBE_FIELD_PID | BPFPROBE_FIELD_CPU;
+		bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo);
+		printf("ctx fields: %s\n", out);
+		fo.fields = BPFPROBE_FIELD_TID;
+		bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo);
+		printf("ctx tid: %s\n", out);
+		fo.fields = 0;
+		fo.time_abs = true;
+		fo.realtime_offset_ns = 3600000000000ll; /* 01:00:05 UTC */
+		bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo);
+		printf("ctx abs: %s\n", out);
+		fo.flags = BPFPROBE_FMT_JSON;
+		bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo);
+		printf("ctx json: %s\n", out);
+		fo.flags = 0;
+		fo.time_abs = false;
+		fo.time_base_ns = 6000000000ull; /* a record before the base */
+		memcpy(rec + sizeof(h) + offsetof(struct bpfprobe_record_ctx, comm), "a b\\", 5);
+		bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo);
+		printf("ctx odd: %s\n", out);
+		EXPECT(!bpfprobe_record__context(bpfprobe_meta__find_record(meta, 9), rec, len, &got) &&
+		       got.time_ns == c.time_ns && got.cpu == 1 && !strcmp(got.comm, "a b\\"));
+		EXPECT(bpfprobe_record__context(bpfprobe_meta__find_record(meta, 7), rec, len, &got) ==
+		       -ENODATA);
+		EXPECT(bpfprobe_record__context(bpfprobe_meta__find_record(meta, 9), rec, 40, &got) ==
+		       -EBADMSG);
+		EXPECT(bpfprobe_record__format(meta, rec, len - 1, out, sizeof(out), &fo) == -EBADMSG);
+		fo.fields = 1u << 7;
+		EXPECT(bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo) == -EINVAL);
+	}
 
 	/* Build-ids of files. */
 	EXPECT(bpfprobe_elf_build_id(argv[1], out, sizeof(out)) == -ENODATA);
