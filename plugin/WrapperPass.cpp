@@ -1175,7 +1175,8 @@ private:
     B.CreateStore(B.CreateTrunc(B.CreateLShr(PidTgid, 32), B.getInt32Ty()),
                   At(4));
     B.CreateStore(B.CreateTrunc(PidTgid, B.getInt32Ty()), At(8));
-    B.CreateStore(B.getInt32(Site.Args.size()), At(12));
+    B.CreateStore(B.getInt32(Site.Args.size() | BPFPROBE_RECORD_NARGS_CTX),
+                  At(12));
     // The hit's context, after the header (struct bpfprobe_record_ctx; the
     // metadata's record_context key says it is there).
     constexpr uint64_t HelperKtimeGetNs = 5;

@@ -2,15 +2,16 @@
 /*
  * Probes with a default body: no code to write. Each BPF_PROBE_RECORD
  * becomes a program whose body the plugin writes: it fetches the listed
- * arguments and sends them, with the pid and tid, to the `bpfprobe_records`
- * ring buffer; bpfprobe-run prints every record with the argument names and
- * types from the object's `.bpfprobe` metadata:
+ * arguments and sends them, with the time, pid, tid, thread name and CPU,
+ * to the `bpfprobe_records` ring buffer; bpfprobe-run prints every record
+ * of the command's processes with the argument names and types from the
+ * object's `.bpfprobe` metadata:
  *
  *   $ sudo bpfprobe-run greeter_probes.bpf.o -- ./greeter ada grace
- *   greet pid=4242 arg1="ada" arg2=1
- *   greet pid=4242 arg1=3
- *   greet pid=4242 arg1="grace" arg2=2
- *   greet pid=4242 arg1=10
+ *      0.000912 greeter 4242/4242 [001] greet arg1="ada" arg2=1
+ *      0.000930 greeter 4242/4242 [001] greet arg1=3
+ *      0.000934 greeter 4242/4242 [001] greet arg1="grace" arg2=2
+ *      0.000940 greeter 4242/4242 [001] greet arg1=10
  *
  * The binary path "./greeter" is resolved when the probes are attached,
  * relative to the current directory (as libbpf does): run bpfprobe-run from

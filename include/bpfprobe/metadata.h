@@ -145,6 +145,10 @@ struct bpfprobe_record_ctx {
 	char comm[16];              /* bpf_get_current_comm(): the thread's name */
 };
 #define BPFPROBE_RECORD_CTX_SIZE 32
+/* Set in the header's nargs of records that carry a context: a reader that
+ * predates the context counts them malformed instead of misreading their
+ * slots; a reader that knows it expects arg count | this bit. */
+#define BPFPROBE_RECORD_NARGS_CTX 0x80000000u
 
 /* Recording probes take at most this many arguments (bits of faults). */
 #define BPFPROBE_RECORD_MAX_ARGS 64

@@ -11,6 +11,7 @@
 #include "Internal.h"
 #include "Support/Escape.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -182,11 +183,16 @@ static void put_context(struct out *o, const struct bpfprobe_record_hdr *hdr,
 		if (OPTS_GET(opts, time_abs, false)) {
 			/* Wall clock: the monotonic stamp moved by the offset
 			 * measured once at the start of the run. */
-			long long ns = (long long)ctx->time_ns +
-				       OPTS_GET(opts, realtime_offset_ns, 0);
-			time_t sec = (time_t)(ns / 1000000000);
+			long long off = OPTS_GET(opts, realtime_offset_ns, 0);
+			long long ns = -1;
+			time_t sec;
 			struct tm tm;
 
+			/* A stamp the kernel should not give is no time. */
+			if (ctx->time_ns <= (__u64)LLONG_MAX &&
+			    (off <= 0 || (long long)ctx->time_ns <= LLONG_MAX - off))
+				ns = (long long)ctx->time_ns + off;
+			sec = (time_t)(ns / 1000000000);
 			if (ns >= 0 && localtime_r(&sec, &tm))
 				put(o, "%02d:%02d:%02d.%06lld ", tm.tm_hour, tm.tm_min,
 				    tm.tm_sec, ns % 1000000000 / 1000);
@@ -278,7 +284,8 @@ int bpfprobe_record__format(const struct bpfprobe_meta *meta, const void *data,
 		return -EBADMSG;
 	memcpy(&hdr, data, sizeof(hdr));
 	site = bpfprobe_meta__find_record(meta, hdr.record_id);
-	if (!site || hdr.nargs != site->arg_cnt)
+	if (!site || hdr.nargs != (site->arg_cnt |
+				   (site->context_size ? BPFPROBE_RECORD_NARGS_CTX : 0)))
 		return -EBADMSG;
 	/* The context, when the site's records carry one, then the slots. */
 	head = sizeof(hdr) + site->context_size;

@@ -42,7 +42,8 @@ static void decode_records(const struct bpfprobe_meta *meta,
 		hdr.record_id = s->record_id;
 		hdr.pid = 1;
 		hdr.tid = 1;
-		hdr.nargs = (unsigned int)s->arg_cnt;
+		hdr.nargs = (unsigned int)s->arg_cnt |
+			    (s->context_size ? BPFPROBE_RECORD_NARGS_CTX : 0);
 		rec = malloc(sizeof(hdr) + body);
 		if (!rec)
 			return;

@@ -9,7 +9,8 @@
  * fuzz input is a stream of records, each a 16-bit little-endian length and
  * that many bytes, handed to the ring buffer callback the stream installs
  * (on_record, reached by compiling RecordStream.c into this file) in text,
- * JSON and callback mode with a tiny line buffer, and to
+ * JSON and callback mode with a tiny line buffer (and the context fields as
+ * --fields and --time choose them), and to
  * bpfprobe_record__snprintf, whose result must be consistent: the length it
  * returns is what a large enough buffer receives, a smaller buffer gets a
  * NUL-terminated prefix of it, a malformed record is -EBADMSG and counted.
@@ -48,6 +49,13 @@ static const char meta_text[] =
 	"arg=s\tstring_len\t+0(+0(%di)):string[+8(%di):u64]\ts\n"
 	"arg=v\tustring_len\t+0(%si):ustring[%dx:u64]\tv\n"
 	"end\n"
+	"bpfprobe-site 1\nprogram=on_ctx\nsection=uprobe/./d:m\nkind=uprobe\n"
+	"target=./d\nsymbol=m\noffset=0\naddress=0x50\nsymbol_size=8\narch=x86_64\n"
+	"build_id=ab\nsource=dwarf\nspec=uprobe/./d:m(a, s)\n"
+	"record_id=5\nrecord_context=32\n"
+	"arg=a\ts64\t%di:s64\ta\n"
+	"arg=s\tstring\t+0(%si):string\ts\n"
+	"end\n"
 	"bpfprobe-site 1\nprogram=on_none\nsection=uprobe/./d:h\nkind=uprobe\n"
 	"target=./d\nsymbol=h\noffset=0\naddress=0x30\nsymbol_size=8\narch=x86_64\n"
 	"build_id=ab\nsource=dwarf\nspec=uprobe/./d:h\n"
@@ -69,7 +77,9 @@ static int check_site(void *ctx, const struct bpfprobe_site *site,
 		      size_t size)
 {
 	/* Only well-formed records of a known site reach the callback. */
-	if (!site || size < sizeof(*hdr) || hdr->nargs != site->arg_cnt)
+	if (!site || size < sizeof(*hdr) + site->context_size ||
+	    hdr->nargs != (site->arg_cnt |
+			   (site->context_size ? BPFPROBE_RECORD_NARGS_CTX : 0)))
 		abort();
 	return 0;
 }
@@ -118,6 +128,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.meta = meta;
 	r.out = devnull;
 	r.flags = mode & 1 ? BPFPROBE_FMT_JSON : 0;
+	/* The context as --fields and --time choose it. */
+	r.format = (struct bpfprobe_format_opts){
+		.sz = sizeof(r.format), .flags = r.flags,
+		.fields = mode & 32 ? BPFPROBE_FIELD_COMM | BPFPROBE_FIELD_CPU : 0,
+		.time_abs = mode & 64, .time_base_ns = mode & 128 ? ~0ull : 0,
+		.realtime_offset_ns = mode & 64 && mode & 128 ? -1 : 1700000000000000000ll,
+	};
 	r.fn = mode & 2 ? check_site : NULL;
 	r.pid = mode & 4 ? 7 : 0;
 	/* The end-of-run drain's undecoded counting, and per-site counts. */

@@ -8,9 +8,11 @@ import sys
 name, ret_field, entry_field = sys.argv[1:4]
 right = missed = wrong = 0
 for line in sys.stdin:
+    # A record: "TIME COMM PID/TID [CPU] NAME field=value ..."
     words = line.split()
-    if not words or words[0] != name:
+    if len(words) < 5 or words[4] != name or not words[3].startswith("["):
         continue
+    words = words[4:]
     fields = dict(w.split("=", 1) for w in words[1:] if "=" in w)
     if fields.get(entry_field) == "<missed>":
         missed += 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Pairs gdb's "GDB <place> name=value ..." lines with bpfprobe-run's
-"<place> pid=N name=value ..." records, in order, and prints each pair as
+"TIME COMM PID/TID [CPU] <place> name=value ..." records, in order, and prints each pair as
 "SAME <line>" or "DIFF gdb=<line> probe=<line>", then the counts. A pair is
 the same when the place and the values, in order, are: gdb's labels are the
 source text ("it.id"), the records' are kprobe_events names ("id").
@@ -31,8 +31,9 @@ def main():
     if skip:
         left_out = sum("<optimized out>" in l for l in gdb)
         gdb = [l for l in gdb if "<optimized out>" not in l]
-    rec = [re.sub(r" pid=\d+", "", l).strip() for l in open(args[1])
-           if " pid=" in l]
+    # Records: "TIME COMM PID/TID [CPU] <place> name=value ...".
+    context = re.compile(r"^\s*\S+ \S+ \d+/\d+ \[\d+\] ")
+    rec = [context.sub("", l).strip() for l in open(args[1]) if context.match(l)]
     diff = 0
     for i in range(max(len(gdb), len(rec))):
         g = gdb[i] if i < len(gdb) else "<none>"

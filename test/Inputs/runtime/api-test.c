@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 	 * chosen by fields; JSON has them all. */
 	{
 		struct bpfprobe_record_hdr h = { .record_id = 9, .pid = 42, .tid = 43,
-						 .nargs = 1 };
+						 .nargs = 1 | BPFPROBE_RECORD_NARGS_CTX };
 		struct bpfprobe_record_ctx c = { .time_ns = 5001234567ull, .cpu = 1 };
 		struct bpfprobe_record_ctx got;
 		__s64 a = 7;
@@ -199,6 +199,13 @@ int main(int argc, char **argv)
 		EXPECT(bpfprobe_record__format(meta, rec, len - 1, out, sizeof(out), &fo) == -EBADMSG);
 		fo.fields = 1u << 7;
 		EXPECT(bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo) == -EINVAL);
+		/* A context record without the nargs bit, and the bit on a site
+		 * without a context: what a reader of the other layout would make. */
+		fo.fields = 0;
+		((struct bpfprobe_record_hdr *)rec)->nargs = 1;
+		EXPECT(bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo) == -EBADMSG);
+		len = make_record(rec, 7, 6 | BPFPROBE_RECORD_NARGS_CTX);
+		EXPECT(bpfprobe_record__format(meta, rec, len, out, sizeof(out), &fo) == -EBADMSG);
 	}
 
 	/* Build-ids of files. */

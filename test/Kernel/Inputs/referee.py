@@ -47,13 +47,15 @@ def record_hits(path, label, pids, names):
     programs at one place share a label)."""
     hits = []
     for line in open(path, errors="replace"):
-        m = re.match(r"(\S+) pid=(\d+)(.*)$", line.rstrip("\n"))
-        if not m or m.group(1) != label or int(m.group(2)) not in pids:
+        # "TIME COMM PID/TID [CPU] LABEL name=value ..."
+        m = re.match(r"\s*\S+ \S+ (?P<pid>\d+)/\d+ \[\d+\] (?P<label>\S+)(?P<args>.*)$",
+                     line.rstrip("\n"))
+        if not m or m.group("label") != label or int(m.group("pid")) not in pids:
             continue
-        args = ARG.findall(m.group(3))
+        args = ARG.findall(m.group("args"))
         if [n for n, _ in args] != names:
             continue
-        hits.append((int(m.group(2)), args))
+        hits.append((int(m.group("pid")), args))
     return hits
 
 
