@@ -146,8 +146,8 @@ static void usage(FILE *f)
 "options:\n"
 "  --pid N          record only process N (1 to pid_max - 1); repeatable;\n"
 "                   stop when every one has exited\n"
-"  --children       with --pid, also the processes' descendants, followed\n"
-"                   from their forks on (a command's always are)\n"
+"  --children       with --pid, also the processes' descendants, those they\n"
+"                   have and those they fork (a command's always are)\n"
 "  --all            record every process on the machine (the default when\n"
 "                   there is neither a command nor --pid; with a command,\n"
 "                   only its own processes are recorded otherwise)\n"
@@ -1459,6 +1459,56 @@ static int dry_run(struct run *r)
 }
 
 /*
+ * --children: the descendants the --pid processes already have, from each
+ * process's parent in /proc/<pid>/stat, added until a pass adds none. Forks
+ * are followed before this runs, so a child made meanwhile is not missed.
+ */
+static void scope_add_descendants(struct bpfprobe_scope *scope)
+{
+	pid_t known[4096];
+	size_t n = 0;
+	bool grew = true;
+
+	for (size_t i = 0; i < opt.pid_cnt; i++)
+		known[n++] = opt.pids[i];
+	while (grew && n < sizeof(known) / sizeof(known[0])) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		grew = false;
+		while (d && (e = readdir(d)) && n < sizeof(known) / sizeof(known[0])) {
+			char path[300], buf[512], *close_paren;
+			int pid = atoi(e->d_name), ppid = 0;
+			FILE *f;
+			bool have = false, parent = false;
+
+			if (pid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+			f = fopen(path, "re");
+			if (!f)
+				continue;
+			/* The comm may hold ')' and spaces: parse after the last ')'. */
+			if (fgets(buf, sizeof(buf), f) && (close_paren = strrchr(buf, ')')))
+				ppid = sscanf(close_paren + 1, " %*c %d", &ppid) == 1 ? ppid : 0;
+			fclose(f);
+			for (size_t i = 0; i < n; i++) {
+				have |= known[i] == pid;
+				parent |= known[i] == ppid;
+			}
+			if (have || !parent)
+				continue;
+			known[n++] = pid;
+			grew = true;
+			if (!bpfprobe_scope__add(scope, pid) && opt.verbose)
+				err_msg("process %d, a child of %d, is in scope\n", pid, ppid);
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
+/*
  * With a command or --pid: the object's scope map, when it has one (and the
  * per-site map its records check it through), with the --pid processes in
  * it and, for a command or --children, forks followed. The command is added
@@ -1489,6 +1539,8 @@ static int scope_open(struct run *r)
 			opt.cmd ? "command" : "processes", strerror(-err));
 		return err == -EPERM || err == -EACCES ? EXIT_PERM : EXIT_ERROR;
 	}
+	if (opt.children)
+		scope_add_descendants(r->scope);
 	return EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
  *                  waits for the file 'ready' (an outsider is hitting), last
  *                  it creates 'stop'
  *   scope wait     the same once the file 'go' exists (for --pid)
+ *   scope parent   a fork that does what 'wait' does, and waits for it
  *   scope other    an outsider: who=9 every 5 ms until 'stop' exists,
  *                  'ready' created after its first hits
  *   scope kid      the exec'd child (who=3)
@@ -72,6 +73,16 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "wait")) {
 		wait_file("go");
 		family();
+	} else if (!strcmp(mode, "parent")) {
+		/* A child that exists before the run: "wait" in a fork. */
+		pid_t p = fork();
+
+		if (p == 0) {
+			wait_file("go");
+			family();
+			_exit(0);
+		}
+		waitpid(p, NULL, 0);
 	} else {
 		wait_file("ready");
 		family();
