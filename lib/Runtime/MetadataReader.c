@@ -8,6 +8,7 @@
  * number fails with one line naming the record, its line and byte offset.
  * It depends on libc only, so the fuzzer links it alone.
  */
+#define _GNU_SOURCE /* asprintf */
 #include "Internal.h"
 #include "Support/Escape.h"
 
@@ -327,24 +328,33 @@ static bool is_hex(const char *s)
 	return true;
 }
 
-/* [A-Za-z_][A-Za-z0-9_]*: a kprobe_events field name. */
-static bool is_field_name(const char *s)
+/* The ':type' that ends \p text ("x:u32", "$arg1:ustring"), or NULL; a
+ * C++ name's "::" is not one. */
+static const char *fetch_type_suffix(const char *text)
 {
-	if (!*s || isdigit((unsigned char)*s))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
+	static const char *const types[] = { "string", "ustring", NULL };
+	const char *c = strrchr(text, ':');
+
+	if (!c || c == text || c[-1] == ':')
+		return NULL;
+	for (size_t i = 0; types[i]; i++)
+		if (!strcmp(c + 1, types[i]))
+			return c;
+	if (strchr("usx", c[1]) && (!strcmp(c + 2, "8") || !strcmp(c + 2, "16") ||
+				    !strcmp(c + 2, "32") || !strcmp(c + 2, "64")))
+		return c;
+	return NULL;
 }
 
 /*
- * The name printed for argument \p i. A record site's values carry the
- * kprobe_events names the plugin gave them ("a_ops", "arg1"); objects of
- * older plugins: the text as written without a trailing ":type"
- * ("req->len:u32" -> "req->len"), and when the annotation gave only C types
- * (calling-convention mode, "int"), the body's parameter name, or "$argN"
- * when there is no body to name it (the name is the type).
+ * The name printed for argument \p i: the user's own spelling, without a
+ * trailing ":type" ("req->len:u32" -> "req->len", "$retval",
+ * "@entry(o->id)", "size_t"), as perf script and bpftrace show what was
+ * asked for. The metadata also keeps the kprobe_events name the plugin gave
+ * the value ("len", "arg1"), which plans print. A body's calling-convention
+ * argument (only a C type was written) is named by the body's parameter,
+ * else "$argN". Two values spelled alike are told apart by
+ * unique_arg_labels().
  */
 static char *arg_label(const struct bpfprobe_site *site, size_t i)
 {
@@ -352,11 +362,8 @@ static char *arg_label(const struct bpfprobe_site *site, size_t i)
 	size_t len = strlen(a->text), tlen = strlen(a->type);
 	char buf[32];
 
-	/* The plugin names record values as kprobe_events does (a_ops, arg1). */
-	if (site->has_record_id && is_field_name(a->name))
-		return strdup(a->name);
-
-	if (!strcmp(site->source, "cc") && !strchr("$%@", a->text[0])) {
+	if (!site->has_record_id && !strcmp(site->source, "cc") &&
+	    !strchr("$%@", a->text[0])) {
 		if (strcmp(a->name, a->text))
 			return strdup(a->name);
 		snprintf(buf, sizeof(buf), "$arg%zu", i + 1);
@@ -367,7 +374,31 @@ static char *arg_label(const struct bpfprobe_site *site, size_t i)
 	if (len > tlen + 1 && a->text[len - tlen - 1] == ':' &&
 	    !strcmp(a->text + len - tlen, a->type))
 		len -= tlen + 1;
+	else if (fetch_type_suffix(a->text))
+		len = fetch_type_suffix(a->text) - a->text;
 	return strndup(a->text, len);
+}
+
+/* "int, int": the second is "int#2", the third "int#3". */
+static int unique_arg_labels(struct bpfprobe_site *site)
+{
+	char **labels = (char **)site->arg_labels;
+
+	for (size_t i = 1; i < site->arg_cnt; i++) {
+		size_t same = 1;
+		char *l;
+
+		for (size_t j = 0; j < i; j++)
+			same += !strcmp(site->args[j].text, site->args[i].text) &&
+				!strncmp(labels[j], labels[i], strlen(labels[i]));
+		if (same == 1)
+			continue;
+		if (asprintf(&l, "%s#%zu", labels[i], same) < 0)
+			return -ENOMEM;
+		free(labels[i]);
+		labels[i] = l;
+	}
+	return 0;
 }
 
 /* Points \p pos at the line of key \p k, for a message about its value. */
@@ -502,9 +533,48 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 		if (!labels[i])
 			return -ENOMEM;
 	}
-	site->label = strdup(make_label(site, scratch, sizeof(scratch)));
-	if (!site->label)
+	if ((err = unique_arg_labels(site)))
+		return err;
+	make_label(site, scratch, sizeof(scratch));
+	/* perf's name for a return probe of a function: "func%return". */
+	if (site->kind == BPFPROBE_KRETPROBE || site->kind == BPFPROBE_URETPROBE ||
+	    site->kind == BPFPROBE_FEXIT)
+		err = asprintf((char **)&site->label, "%s%%return",
+			       make_label(site, scratch, sizeof(scratch)));
+	else
+		err = asprintf((char **)&site->label, "%s",
+			       make_label(site, scratch, sizeof(scratch)));
+	if (err < 0) {
+		site->label = NULL;
 		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The record sites of one spec and kind are the copies of an inlined line
+ * (or function): each label says which, "ship:3 [in process+0x3a]", as
+ * perf probe names each copy by its address.
+ */
+static int label_copies(struct bpfprobe_meta *meta)
+{
+	for (size_t i = 0; i < meta->site_cnt; i++) {
+		struct bpfprobe_site *s = &meta->sites[i];
+		bool copies = false;
+		char *l;
+
+		for (size_t j = 0; j < meta->site_cnt && !copies; j++)
+			copies = j != i && meta->sites[j].has_record_id &&
+				 meta->sites[j].kind == s->kind &&
+				 !strcmp(meta->sites[j].spec, s->spec);
+		if (!s->has_record_id || !copies)
+			continue;
+		if (asprintf(&l, "%s [in %s+0x%llx]", s->label, s->symbol,
+			     (unsigned long long)s->offset) < 0)
+			return -ENOMEM;
+		free((void *)s->label);
+		s->label = l;
+	}
 	return 0;
 }
 
@@ -750,6 +820,8 @@ struct bpfprobe_meta *bpfprobe_meta__parse(const void *data, size_t size)
 	meta->text[size] = 0;
 
 	err = parse_records(meta, size);
+	if (!err)
+		err = label_copies(meta);
 	if (err) {
 		bpfprobe_meta__free(meta);
 		errno = -err;
