@@ -143,9 +143,10 @@ if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "bpf-uprobe" not in config.availa
 
 # Kernel probes run in a QEMU guest booting Debian's cloud kernel
 # (utils/kernel-guest.py; the host kernel has no kprobes). The feature holds
-# when qemu, a static busybox, perf and the unpacked kernels are there.
+# when qemu, a static busybox, perf and the kernels pinned in
+# utils/kernel-guest.pins are unpacked, at the pinned versions.
 kernel_guest = os.path.join(config.bpfprobe_src_root, "utils", "kernel-guest.py")
-for var in ("BPFPROBE_KERNEL_CACHE", "BPFPROBE_GUEST_ACCEL"):
+for var in ("BPFPROBE_KERNEL_CACHE", "BPFPROBE_KERNEL_PINS", "BPFPROBE_GUEST_ACCEL"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 kguest_info = {}
@@ -156,6 +157,7 @@ try:
 except Exception as e:
     kguest_info = {"missing": "utils/kernel-guest.py info failed: %s" % e}
 kguest_missing = kguest_info.get("missing", "utils/kernel-guest.py info printed nothing")
+config.kernel_guest_info = kguest_info  # test/Kernel/lit.local.cfg: the newer kernel
 # BPFPROBE_KERNEL_GUEST=0 leaves the guest out of a run (CI's sanitizer job:
 # what it checks runs on the host; the other jobs boot the guest).
 if os.environ.get("BPFPROBE_KERNEL_GUEST") == "0":
@@ -175,10 +177,10 @@ if not kguest_missing:
         sys.executable, os.path.join(config.test_source_root, "Kernel", "Inputs", "perf-plan.py"),
         kguest_info["vmlinux"])))
     lit_config.note("kernel-guest available: kernel probe tests run in a QEMU guest "
-                    "(%s, %s) booting Debian's %s" % (
+                    "(%s, %s) booting Debian's %s (%s, pinned)" % (
                         kguest_info["accel"].upper(),
                         "KVM" if kguest_info["accel"] == "kvm" else "no KVM",
-                        kguest_info["release"]))
+                        kguest_info["release"], kguest_info.get("version", "?")))
 else:
     lit_config.note("kernel-guest NOT available: kernel probe tests are SKIPPED (%s; "
                     "utils/bootstrap.sh test installs and prepares them)" % kguest_missing)
