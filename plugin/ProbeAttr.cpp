@@ -530,7 +530,7 @@ private:
       return;
     }
 
-    if (!checkArgForms(Spec, Loc))
+    if (!checkArgForms(Spec, *A, Loc))
       return;
     if (!checkParamCount(FD, Spec, Loc, Record))
       return;
@@ -593,23 +593,17 @@ private:
   }
 
   /// Decides IdentOrType arguments and refuses mixing types with values.
-  bool checkArgForms(ProbeSpec &Spec, const SpecLocator &Loc) {
-    // A lone name is a type if the file declares it as one, or if the other
-    // arguments are types (then an unknown name is an unknown type).
+  bool checkArgForms(ProbeSpec &Spec, const ArchABI &ABI,
+                     const SpecLocator &Loc) {
+    // A lone name is a type if the file declares it as one (besides the
+    // well-known names and the other arguments being types).
     ASTContext &Ctx = CI.getASTContext();
-    bool OthersAreTypes = llvm::any_of(Spec.Args, [](const ProbeArg &A) {
-      return A.Form == ProbeArg::CType;
+    decideArgForms(Spec, ABI, [&](StringRef Name) {
+      return llvm::any_of(
+          Ctx.getTranslationUnitDecl()->lookup(
+              DeclarationName(&Ctx.Idents.get(Name))),
+          [](NamedDecl *ND) { return isa<TypedefNameDecl>(ND); });
     });
-    for (ProbeArg &Arg : Spec.Args) {
-      if (Arg.Form != ProbeArg::IdentOrType)
-        continue;
-      const std::string &Name = Arg.Type.Words.front();
-      bool IsType = OthersAreTypes;
-      for (NamedDecl *ND : Ctx.getTranslationUnitDecl()->lookup(
-               DeclarationName(&Ctx.Idents.get(Name))))
-        IsType |= isa<TypedefNameDecl>(ND);
-      Arg.Form = IsType ? ProbeArg::CType : ProbeArg::Expression;
-    }
     const ProbeArg *FirstType = nullptr, *FirstValue = nullptr;
     for (const ProbeArg &Arg : Spec.Args) {
       const ProbeArg *&First =

@@ -32,8 +32,9 @@ bpf_cflags = "-target bpf -I%s -I%s %s" % (inc, multiarch, config.libbpf_cflags.
 # the clang or opt that loads it; their own leaks are not ours:
 #   %plugin_host_env     env prefix that preloads it (empty otherwise)
 #   %clang_plugin_host   a clang that can load this build's plugin, as one
-#                        program path (a wrapper script when sanitized), for
-#                        tools and builds that are given a compiler
+#                        program path (a wrapper script CMake writes when
+#                        sanitized; bpfprobe-run's default clang), for tools
+#                        and builds that are given a compiler
 #   %cc_runtime          a C compiler for programs linked with this build's
 #                        runtime library: when sanitized, the compiler that
 #                        built it, with the same -fsanitize
@@ -47,19 +48,9 @@ if sanitize:
 if getattr(config, "bpfprobe_asan_runtime", ""):
     preload = "LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0" % config.bpfprobe_asan_runtime
     plugin_host_env = "env %s " % preload
-    # Named like the clang it wraps (.../llvm-N/bin/clang): tests check the
-    # compile commands of projects built with it.
-    wrapper_dir = os.path.join(config.bpfprobe_obj_root, "test", "sanitizer-host",
-                               "llvm-%s" % config.llvm_version_major, "bin")
-    os.makedirs(wrapper_dir, exist_ok=True)
-    clang_plugin_host = os.path.join(wrapper_dir, "clang")
-    with open(clang_plugin_host, "w") as f:
-        f.write('#!/bin/sh\n# clang with the ASan runtime the sanitized plugin needs.\n'
-                '%s exec %s "$@"\n' % (preload, clang))
-    os.chmod(clang_plugin_host, 0o755)
-    # bpfprobe-run -e compiles with the clang it was built for: this one.
-    config.environment["BPFPROBE_CLANG"] = clang_plugin_host
-config.clang_plugin_host = clang_plugin_host
+    # The wrapper CMake wrote (CMakeLists.txt: BPFPROBE_PLUGIN_HOST_CLANG);
+    # bpfprobe-run -e uses it by default, with no help from the environment.
+    clang_plugin_host = config.clang_plugin_host
 config.substitutions.append(("%plugin_host_env", plugin_host_env))
 config.substitutions.append(("%clang_plugin_host", clang_plugin_host))
 config.substitutions.append(("%cc_runtime", cc_runtime))
@@ -125,7 +116,7 @@ if "bpf-uprobe" in config.available_features and has_btf_name("BPF_TRACE_UPROBE_
 # an earlier configuration with the fuzzers on do not count.
 fuzzers_built = getattr(config, "bpfprobe_fuzzers", "0") == "1"
 fuzzers_missing = []
-for fuzzer in ("spec", "plan", "dwarf", "record", "metadata"):
+for fuzzer in ("spec", "plan", "dwarf", "record", "tracepage", "metadata"):
     binary = os.path.join(config.bpfprobe_bin_dir, "bpfprobe-%s-fuzzer" % fuzzer)
     if fuzzers_built and os.path.exists(binary):
         config.available_features.add("%s-fuzzer" % fuzzer)

@@ -230,20 +230,10 @@ const BtfTypes *Resolver::btfFor(const std::string &Module,
   return (Btfs[Module] = std::move(*B)).get();
 }
 
-/// A lone name is a C type (calling-convention mode) when the other
-/// arguments are types or when it is a fixed-width typedef every kernel and
-/// libc agrees on ("size_t", "__u32"); the plugin asks the translation unit,
-/// which this tool does not have.
+/// A lone name is decided as the plugin decides it (decideArgForms),
+/// without a translation unit to ask.
 void Resolver::decideArgForms(ProbeSpec &Spec) {
-  bool OthersAreTypes = llvm::any_of(
-      Spec.Args, [](const ProbeArg &A) { return A.Form == ProbeArg::CType; });
-  for (ProbeArg &Arg : Spec.Args) {
-    if (Arg.Form != ProbeArg::IdentOrType)
-      continue;
-    bool IsType =
-        OthersAreTypes || wellKnownTypedef(Arg.Type.Words.front(), ABI);
-    Arg.Form = IsType ? ProbeArg::CType : ProbeArg::Expression;
-  }
+  bpfprobe::decideArgForms(Spec, ABI, [](StringRef) { return false; });
 }
 
 /// The calling convention needs each argument's type: a C type names it;

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/bpf.h>
 #include <poll.h>
 #include <signal.h>
@@ -53,7 +54,7 @@ enum {
 	EXIT_COMMAND = 11,     /* the command could not be started */
 	EXIT_PARTIAL = 12,     /* ran, but some probes could not attach */
 	EXIT_ONELINER = ONELINER_COMPILE, /* 13: an -e spec did not compile */
-	EXIT_SETUP = ONELINER_SETUP,      /* 14: no plugin/clang/headers for -e */
+	EXIT_SETUP = ONELINER_SETUP,      /* 14: no plugin/clang/headers/directory for -e */
 };
 
 static const char *prog_name = "bpfprobe-run";
@@ -74,12 +75,14 @@ static struct {
 	bool all_or_nothing;
 	unsigned long long count;  /* --count: first N hits per record site */
 	unsigned long long ring_size; /* --ring-size bytes; 0 = by site count */
-	double duration; /* seconds; 0 = until the command/pid ends or ^C */
+	unsigned long long duration_ms; /* 0 = until the command/pid ends or ^C */
 	char *specs[64];  /* -e */
 	size_t spec_cnt;
 	const char *list_spec; /* -L / -V */
 	bool list_vars;
 	const char *clang;
+	const char *plugin;    /* --plugin */
+	const char *debuginfo; /* --debuginfo */
 	bool no_cache;
 	char **cmd;
 } opt;
@@ -107,7 +110,12 @@ static void usage(FILE *f)
 "Loads a BPF object built with the bpfprobe plugin, checks and attaches\n"
 "every probe site in its .bpfprobe section, runs the command (if any) once\n"
 "everything is attached, and prints bpf_printk lines and default-body\n"
-"records until the command or --pid process exits, or Ctrl-C.\n"
+"records until the command or --pid process exits, --duration passes, or\n"
+"Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT, SIGUSR1/2, SIGALRM, ...). Then it\n"
+"detaches, reads the rest of the ring buffer (up to 1 s; what is left is\n"
+"counted unread) and prints per recording probe where every hit went:\n"
+"  hits = records + lost (ring full) + dropped (read, not printed: other\n"
+"  process, past --count, malformed, unread) + filtered (rejected in BPF)\n"
 "\n"
 "one-liners:\n"
 "  -e SPEC          record every hit of SPEC (the annotation syntax of\n"
@@ -115,8 +123,11 @@ static void usage(FILE *f)
 "                   the probe is written, compiled with the plugin and the\n"
 "                   clang bpfprobe was built for, cached by the specs and\n"
 "                   the binaries' build-ids, and run; repeatable\n"
-"  --clang PATH     the clang for -e (default: $BPFPROBE_CLANG, else the\n"
-"                   one bpfprobe was built with)\n"
+"  --clang PATH     the clang for -e (default: the one bpfprobe was built\n"
+"                   with; never taken from the environment)\n"
+"  --plugin PATH    the bpfprobe plugin for -e (default: the installed one)\n"
+"  --debuginfo PATH the debug info for -e's binaries (a file, or a\n"
+"                   directory holding .build-id/; the plugin's option)\n"
 "  --no-cache       compile the -e probes again\n"
 "  -L SPEC          list the lines of a function a probe can be put on\n"
 "                   (perf probe -L; bpfprobe-resolve --lines)\n"
@@ -124,7 +135,8 @@ static void usage(FILE *f)
 "                   bpfprobe-resolve --vars)\n"
 "\n"
 "options:\n"
-"  --pid N          user probes fire only in process N; stop when it exits\n"
+"  --pid N          user probes fire only in process N (1 to pid_max - 1);\n"
+"                   stop when it exits\n"
 "  --json           print JSON lines instead of text\n"
 "  --force          attach sites whose build-id, address or size check\n"
 "                   failed (each is reported; values may be wrong)\n"
@@ -143,16 +155,17 @@ static void usage(FILE *f)
 "                   the others attach, and the run exits with 12\n"
 "  --count N        record only the first N hits of each recording probe\n"
 "                   (enforced in BPF: a busy probe cannot push out the\n"
-"                   records of a quiet one)\n"
+"                   records of a quiet one); 1 to 2^63, K M G = 10^3 10^6 10^9\n"
 "  --count-only     count the hits of each recording probe in BPF and\n"
 "                   print the counts at exit; no records\n"
 "  --hist ARG       with --count-only's counts, a log2 histogram of the\n"
 "                   recording probes' argument ARG (as records name it),\n"
 "                   kept in BPF and printed at exit (bpftrace's hist())\n"
-"  --ring-size B    bytes of the records ring buffer (a power of two;\n"
-"                   K and M suffixes); default 512K per recording probe,\n"
-"                   at least 1M, at most 64M\n"
-"  --duration SEC   stop after SEC seconds\n"
+"  --ring-size B    bytes of the records ring buffer: a power of two from\n"
+"                   the page size to 1G (B of kernel memory, 2B resident);\n"
+"                   K M G = 2^10 2^20 2^30; default 512K per recording\n"
+"                   probe, at least 1M, at most 64M\n"
+"  --duration SEC   stop after SEC seconds: 0.001 to 31536000 (a year)\n"
 "  -v, --verbose    show libbpf's and the runtime's debug messages\n"
 "  -h, --help       this text\n"
 "\n"
@@ -163,11 +176,11 @@ static void usage(FILE *f)
 "  3 not root / no CAP_BPF  9 build-id, address or size mismatch (see --force)\n"
 "  4 no kprobe/uprobe       10 the --pid process does not exist\n"
 "    support in the kernel  11 the command could not be started\n"
-"  5 binary, symbol or module missing or moved\n"
+"  5 binary, symbol or module missing or moved, binary not a regular file\n"
 "  12 the run went on without the probes that could not attach (each was\n"
 "     reported); without --all-or-nothing, codes 3-9 mean no probe attached\n"
 "  13 an -e spec did not compile (the error is shown under the spec)\n"
-"  14 no plugin, headers, clang or cache directory for -e\n",
+"  14 no plugin, headers or clang for -e, or no directory to compile in\n",
 		prog_name, prog_name, prog_name);
 }
 
@@ -428,12 +441,88 @@ static int load_object(struct bpf_object *obj, const struct bpfprobe_meta *meta)
 	return EXIT_ERROR;
 }
 
+/* ---- signals ---- */
+
+static volatile sig_atomic_t stop_cnt; /* terminating signals received */
+
+static void on_signal(int sig)
+{
+	if (!stop_sig)
+		stop_sig = sig;
+	stop_cnt++;
+}
+
+/*
+ * Every signal whose default action ends the process and that can be
+ * caught ends the run as Ctrl-C does, through finish() and close_run():
+ * probes detached, the ring drained, the tracefs instance removed, the
+ * counts printed. (SIGKILL and SIGSTOP cannot be caught; SIGSEGV and the
+ * other faults of the program itself are not requests to stop.)
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
+	SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+/* What each signal did when bpfprobe-run started: the command gets it back. */
+static struct sigaction saved_action[_NSIG];
+static bool saved[_NSIG];
+
+static void set_action(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sig <= 0 || sig >= _NSIG || sigaction(sig, NULL, &old))
+		return;
+	/*
+	 * A hang-up ignored by whoever started us (nohup) stays ignored. The
+	 * others are caught even then: a shell starts background jobs with
+	 * SIGINT and SIGQUIT ignored, and kill -INT must still stop the run.
+	 */
+	if (sig == SIGHUP && old.sa_handler == SIG_IGN)
+		return;
+	saved_action[sig] = old;
+	saved[sig] = true;
+	sigaction(sig, sa, NULL);
+}
+
+static void catch_signals(void)
+{
+	/*
+	 * SA_RESTART: a write to a full pipe goes on after the signal instead
+	 * of failing half-way through a line. poll(), pause() and the sleeps
+	 * return on a signal regardless (signal(7)).
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		set_action(stop_signals[i], &sa);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		set_action(sig, &sa);
+	/* A closed stdout (| head) ends the run through ferror(), not SIGPIPE. */
+	set_action(SIGPIPE, &ign);
+}
+
+/* The command's dispositions, in its child before exec: those we got. */
+static void restore_signals(void)
+{
+	for (int sig = 1; sig < _NSIG; sig++)
+		if (saved[sig])
+			sigaction(sig, &saved_action[sig], NULL);
+}
+
 /* ---- the command ---- */
 
 struct command {
 	pid_t pid;
 	int go_fd;   /* parent writes one byte: attached, exec now */
 	int exec_fd; /* child writes errno if exec fails; EOF on success */
+	bool done;   /* waited for; status is its wait status */
+	int status;
 };
 
 static int command_fork(struct command *c, char **argv)
@@ -449,13 +538,13 @@ static int command_fork(struct command *c, char **argv)
 		char b;
 		int e;
 
+		/* Ctrl-C before the exec ends the child as it would the command. */
+		restore_signals();
 		close(go[1]);
 		close(ex[0]);
 		/* Wait until every site is attached; EOF means give up. */
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(ex[1], &e, sizeof(e)) < 0)
@@ -474,11 +563,14 @@ static int command_start(struct command *c, const char *name)
 	int e = 0;
 	ssize_t n;
 
-	if (write(c->go_fd, "g", 1) != 1)
+	while ((n = write(c->go_fd, "g", 1)) < 0 && errno == EINTR)
+		;
+	if (n != 1)
 		return -errno;
 	close(c->go_fd);
 	c->go_fd = -1;
-	n = read(c->exec_fd, &e, sizeof(e));
+	while ((n = read(c->exec_fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
 	close(c->exec_fd);
 	c->exec_fd = -1;
 	if (n == sizeof(e)) {
@@ -496,16 +588,69 @@ static void command_abort(struct command *c)
 		return;
 	close(c->go_fd); /* the child sees EOF and exits */
 	close(c->exec_fd);
-	waitpid(c->pid, NULL, 0);
+	c->go_fd = c->exec_fd = -1;
+	if (!c->done)
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
 	c->pid = 0;
 }
 
-/* ---- streaming ---- */
-
-static void on_signal(int sig)
+static long long now_ms(void)
 {
-	stop_sig = sig;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
 }
+
+/*
+ * Waits for the command up to \p ms, or (\p ms < 0) until it ends or one
+ * more signal comes (stop_cnt passes \p seen), in 10 ms steps.
+ */
+static bool command_wait(struct command *c, long long ms, int seen)
+{
+	long long until = now_ms() + ms;
+
+	while (!c->done) {
+		pid_t w = waitpid(c->pid, &c->status, WNOHANG);
+
+		if (w == c->pid)
+			c->done = true;
+		else if (w < 0 && errno != EINTR)
+			break;
+		else if (ms >= 0 ? now_ms() >= until : stop_cnt != seen)
+			break;
+		else
+			usleep(10 * 1000);
+	}
+	return c->done;
+}
+
+/*
+ * Ends the command after the run: Ctrl-C reached it too (the terminal
+ * signals the whole group), so it gets a second to exit before SIGINT is
+ * passed on; any other end of the run sends SIGTERM. Each further signal
+ * to bpfprobe-run while it waits presses harder: SIGTERM, then SIGKILL.
+ */
+static void command_stop(struct command *c)
+{
+	int seen = stop_cnt, sig = stop_sig == SIGINT ? SIGINT : SIGTERM;
+
+	if (c->pid <= 0 || c->done)
+		return;
+	if (sig == SIGINT && command_wait(c, 1000, seen))
+		return;
+	kill(c->pid, sig);
+	while (!command_wait(c, -1, seen)) {
+		if (stop_cnt == seen)
+			break; /* waitpid failed: not our child any more */
+		seen = stop_cnt;
+		sig = sig == SIGKILL ? SIGKILL : sig == SIGTERM ? SIGKILL : SIGTERM;
+		kill(c->pid, sig);
+	}
+}
+
+/* ---- streaming ---- */
 
 static bool process_alive(pid_t pid)
 {
@@ -527,14 +672,6 @@ static bool process_alive(pid_t pid)
 	return state != 'Z' && state != 'X';
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* A pidfd polls readable when the process exits: no polling for it. */
 static int open_pidfd(pid_t pid)
 {
@@ -547,38 +684,42 @@ static int open_pidfd(pid_t pid)
 }
 
 /*
- * What the ring holds, in batches, for at most budget seconds, flushed
- * once. The budget keeps --duration, signals and the command's exit seen
- * on time when probes fill the ring as fast as it is read (a busy writer
- * in a slow guest: whatever is not read in time is counted as lost).
+ * What the ring holds, in batches, for at most budget_ms, flushed once.
+ * The budget keeps --duration, signals and the command's exit seen on
+ * time when probes fill the ring as fast as it is read; finish() reads
+ * the rest.
  */
 static void drain(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
-		  double budget)
+		  int budget_ms)
 {
-	double until = now() + budget;
+	long long until = now_ms() + budget_ms;
 
 	if (recs)
 		for (int i = 0; i < 256 && !stop_sig; i++)
 			if (bpfprobe_records__consume(recs) < BPFPROBE_RECORDS_BATCH ||
-			    now() >= until)
+			    now_ms() >= until)
 				break;
 	if (pr)
 		bpfprobe_printk__read(pr);
 	fflush(stdout);
 }
 
+/* The longest single wait: poll() takes an int of ms, --duration a year. */
+#define MAX_WAIT_MS 60000
+
 /*
  * Records are submitted without wake-ups (BPF_RB_NO_WAKEUP) and read on a
  * short timer: one wake-up per record cost more than the probe itself.
  * The end of the command or --pid process is seen through a pidfd at once.
+ * Returns when the command or process ended, --duration passed, a signal
+ * came or stdout closed; finish() does the rest.
  */
-static int stream(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
-		  struct command *cmd)
+static void stream(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
+		   struct command *cmd)
 {
 	const int tick_ms = 10;
-	double start = now();
-	int status = 0, exit_code = EXIT_OK;
-	bool child_done = false, proc_gone = false;
+	long long start = now_ms();
+	bool proc_gone = false;
 	pid_t watched = cmd->pid > 0 ? cmd->pid : opt.pid;
 	int pidfd = watched > 0 ? open_pidfd(watched) : -1;
 
@@ -593,18 +734,19 @@ static int stream(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
 			fds[nfds++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		if (recs || (watched > 0 && pidfd < 0))
 			timeout = recs ? tick_ms : 100;
-		if (opt.duration > 0) {
-			int left = (int)((opt.duration - (now() - start)) * 1000) + 1;
+		if (opt.duration_ms) {
+			long long left = (long long)opt.duration_ms - (now_ms() - start);
 
-			timeout = timeout < 0 || left < timeout ? left : timeout;
+			left = left < 0 ? 0 : left > MAX_WAIT_MS ? MAX_WAIT_MS : left;
+			timeout = timeout < 0 || left < timeout ? (int)left : timeout;
 		}
 		if (nfds)
 			poll(fds, nfds, timeout);
 		else if (timeout >= 0)
-			usleep(timeout * 1000);
+			usleep((useconds_t)timeout * 1000);
 		else
 			pause();
-		drain(recs, pr, 0.05);
+		drain(recs, pr, 50);
 
 		if (pidfd >= 0) {
 			struct pollfd p = { .fd = pidfd, .events = POLLIN };
@@ -614,45 +756,21 @@ static int stream(struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
 			proc_gone = !process_alive(opt.pid);
 		}
 		if (cmd->pid > 0 && (pidfd < 0 || proc_gone) &&
-		    waitpid(cmd->pid, &status, WNOHANG) == cmd->pid) {
-			child_done = true;
+		    waitpid(cmd->pid, &cmd->status, WNOHANG) == cmd->pid) {
+			cmd->done = true;
 			break;
 		}
 		if (cmd->pid <= 0 && opt.pid > 0 && proc_gone) {
 			err_msg("process %d exited\n", (int)opt.pid);
 			break;
 		}
-		if (opt.duration > 0 && now() - start >= opt.duration)
+		if (opt.duration_ms && now_ms() - start >= (long long)opt.duration_ms)
 			break;
 		if (ferror(stdout))
 			break; /* the reader went away */
 	}
 	if (pidfd >= 0)
 		close(pidfd);
-	/*
-	 * A probe runs in the task that hits it: once the command is gone its
-	 * records are in the ring. bpf_printk lines may still be on their way
-	 * to trace_pipe's reader page: one short second look.
-	 */
-	drain(recs, pr, 0.25);
-	if (pr) {
-		usleep(5 * 1000);
-		drain(recs, pr, 0.25);
-	}
-
-	if (cmd->pid > 0 && !child_done) {
-		if (stop_sig != SIGINT)
-			kill(cmd->pid, SIGTERM);
-		waitpid(cmd->pid, &status, 0);
-		child_done = true;
-	}
-	if (child_done) {
-		if (WIFEXITED(status) && WEXITSTATUS(status))
-			err_msg("command exited with status %d\n", WEXITSTATUS(status));
-		else if (WIFSIGNALED(status))
-			err_msg("command killed by signal %d\n", WTERMSIG(status));
-	}
-	return exit_code;
 }
 
 static bool has_record_sites(const struct bpfprobe_meta *meta)
@@ -739,21 +857,30 @@ static void print_hist(struct bpfprobe_records *recs, const struct bpfprobe_site
 }
 
 /*
- * One line per recording site: hits counted in BPF, records delivered,
- * records lost. With --count-only the counts are the output (stdout).
+ * One line per recording site: hits counted in BPF, and where each went:
+ * records delivered, lost (no ring space), dropped (read, not delivered),
+ * filtered (rejected in BPF). With --count-only the counts are the output
+ * (stdout). Returns how many sites' counts do not add up.
  */
-static void report_sites(const struct bpfprobe_meta *meta,
-			 struct bpfprobe_records *recs)
+static size_t report_sites(const struct bpfprobe_meta *meta,
+			   struct bpfprobe_records *recs)
 {
+	size_t unbalanced = 0;
+
 	for (size_t i = 0; recs && i < bpfprobe_meta__site_cnt(meta); i++) {
 		const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
 		struct bpfprobe_site_stats st;
+		long long off;
 
 		if (!s->has_record_id || bpfprobe_records__site_stats(recs, s, &st))
 			continue;
 		/* An object without per-site counters: the summary says it all. */
 		if (!st.counted && !opt.count_only)
 			continue;
+		/* Hits minus where they went: 0 when every hit is accounted for. */
+		off = (long long)(st.hits - (st.records + st.lost + st.dropped + st.filtered));
+		if (st.counted && !opt.count_only && off)
+			unbalanced++;
 		if (opt.json) {
 			printf("{\"type\":\"%s\",\"program\":", opt.count_only ? "count" : "site");
 			print_quoted(s->program, strlen(s->program), true);
@@ -764,11 +891,14 @@ static void report_sites(const struct bpfprobe_meta *meta,
 			else
 				printf(",\"hits\":null");
 			if (!opt.count_only) {
-				printf(",\"records\":%llu", (unsigned long long)st.records);
-				if (st.counted)
-					printf(",\"lost_records\":%llu", (unsigned long long)st.lost);
-				else
-					printf(",\"lost_records\":null");
+				printf(",\"records\":%llu,\"lost_records\":%llu,\"dropped\":%llu,\"filtered\":%llu,\"unread\":%llu",
+				       (unsigned long long)st.records,
+				       (unsigned long long)st.lost,
+				       (unsigned long long)st.dropped,
+				       (unsigned long long)st.filtered,
+				       (unsigned long long)st.unread);
+				if (off)
+					printf(",\"unaccounted\":%lld", off);
 			}
 			printf("}\n");
 			if (opt.count_only)
@@ -781,18 +911,36 @@ static void report_sites(const struct bpfprobe_meta *meta,
 				printf("%s (%s): not counted (the object has no '%s' map)\n",
 				       s->program, s->label, BPFPROBE_SITES_MAP);
 			print_hist(recs, s);
-		} else if (st.counted) {
-			err_msg("%s: %llu hit%s, %llu record%s, %llu lost\n", s->program,
-				(unsigned long long)st.hits, st.hits == 1 ? "" : "s",
-				(unsigned long long)st.records, st.records == 1 ? "" : "s",
-				(unsigned long long)st.lost);
+		} else {
+			char unread[64] = "";
+
+			if (st.unread)
+				snprintf(unread, sizeof(unread), " (%llu unread at exit)",
+					 (unsigned long long)st.unread);
+			err_msg("%s: %llu hit%s, %llu record%s, %llu lost, %llu dropped%s, %llu filtered\n",
+				s->program, (unsigned long long)st.hits,
+				st.hits == 1 ? "" : "s", (unsigned long long)st.records,
+				st.records == 1 ? "" : "s", (unsigned long long)st.lost,
+				(unsigned long long)st.dropped, unread,
+				(unsigned long long)st.filtered);
 		}
+		if (st.counted && !opt.count_only && off)
+			err_msg("%s: %lld hit%s not accounted for: %s\n", s->program,
+				off, off == 1 || off == -1 ? "" : "s",
+				off > 0 ? "their records were still being written when the run ended"
+					: "more records than hits (another writer of the ring?)");
 	}
 	fflush(stdout);
+	return unbalanced;
 }
 
+/*
+ * The counts, after finish(): per recording site, then the totals.
+ * \p drained is bpfprobe_records__drain()'s result.
+ */
 static void report_losses(const struct bpfprobe_meta *meta,
-			  struct bpfprobe_records *recs, struct bpfprobe_printk *pr)
+			  struct bpfprobe_records *recs, struct bpfprobe_printk *pr,
+			  int drained)
 {
 	struct bpfprobe_records_stats st = { 0 };
 	struct bpfprobe_printk_stats ps = { 0 };
@@ -802,6 +950,14 @@ static void report_losses(const struct bpfprobe_meta *meta,
 	if (recs)
 		bpfprobe_records__stats(recs, &st);
 	report_sites(meta, recs);
+	if (recs && drained == -EINPROGRESS && bpfprobe_records__pending(recs) > 0)
+		err_msg("the ring buffer still held %lld bytes of records being written when the run ended; they are not counted\n",
+			bpfprobe_records__pending(recs));
+	else if (recs && drained == -EINPROGRESS)
+		err_msg("records were still being written when the run ended; they are not counted\n");
+	else if (recs && drained < 0)
+		err_msg("cannot read the rest of the ring buffer: %s; the counts may not add up\n",
+			strerror(-drained));
 	if (opt.json) {
 		printf("{\"type\":\"summary\",\"records\":%llu,\"malformed_records\":%llu,",
 		       (unsigned long long)st.records, (unsigned long long)st.malformed);
@@ -809,6 +965,9 @@ static void report_losses(const struct bpfprobe_meta *meta,
 			printf("\"lost_records\":%llu,", (unsigned long long)st.lost);
 		else
 			printf("\"lost_records\":null,");
+		printf("\"dropped\":%llu,\"filtered\":%llu,\"unread\":%llu,",
+		       (unsigned long long)st.dropped, (unsigned long long)st.filtered,
+		       (unsigned long long)st.unread);
 		printf("\"printk_lines\":%llu,\"lost_printk_lines\":%llu}\n",
 		       (unsigned long long)ps.lines, (unsigned long long)ps.lost);
 		fflush(stdout);
@@ -816,14 +975,16 @@ static void report_losses(const struct bpfprobe_meta *meta,
 	}
 	if (recs && (has_record_sites(meta) || st.records || st.malformed)) {
 		if (st.lost_counted)
-			err_msg("%llu record%s, %llu lost (ring buffer full), %llu malformed\n",
+			err_msg("%llu record%s, %llu lost (ring buffer full), %llu malformed, %llu dropped\n",
 				(unsigned long long)st.records, st.records == 1 ? "" : "s",
 				(unsigned long long)st.lost,
-				(unsigned long long)st.malformed);
+				(unsigned long long)st.malformed,
+				(unsigned long long)st.dropped);
 		else
-			err_msg("%llu record%s, %llu malformed; records dropped by a full ring buffer are not counted (the object has no '%s' map)\n",
+			err_msg("%llu record%s, %llu malformed, %llu dropped; records dropped by a full ring buffer are not counted (the object has no '%s' map)\n",
 				(unsigned long long)st.records, st.records == 1 ? "" : "s",
-				(unsigned long long)st.malformed, BPFPROBE_LOST_MAP);
+				(unsigned long long)st.malformed,
+				(unsigned long long)st.dropped, BPFPROBE_LOST_MAP);
 	}
 	if (pr)
 		err_msg("%llu bpf_printk line%s, %llu lost (trace buffer overrun)\n",
@@ -832,6 +993,129 @@ static void report_losses(const struct bpfprobe_meta *meta,
 }
 
 /* ---- main ---- */
+
+/*
+ * Numeric options. Digits only: no sign, space, base prefix, exponent,
+ * inf or nan, so ' -1' is not a huge number and '1e12' not a duration;
+ * then a suffix by kind, and a range the message states.
+ */
+enum num_kind {
+	NUM_PLAIN,   /* a whole number */
+	NUM_DECIMAL, /* K, M, G: 10^3, 10^6, 10^9 (counts) */
+	NUM_BINARY,  /* K, M, G: 2^10, 2^20, 2^30 (bytes) */
+	NUM_MILLI,   /* a decimal fraction of up to 3 digits, in thousandths */
+};
+
+struct num_opt {
+	const char *name;  /* "--count" */
+	const char *what;  /* "a number of hits" */
+	unsigned long long min, max; /* in thousandths for NUM_MILLI */
+	enum num_kind kind;
+	bool pow2;         /* a power of two */
+	const char *note;  /* said after the range, or NULL */
+};
+
+/* \p v as the option would be written: 4K, 1G; 0.001 for thousandths. */
+static void format_number(const struct num_opt *o, unsigned long long v,
+			  char *buf, size_t sz)
+{
+	static const char sfx[] = "KMG";
+	int i = 0;
+
+	if (o->kind == NUM_MILLI) {
+		if (v % 1000)
+			snprintf(buf, sz, "%llu.%03llu", v / 1000, v % 1000);
+		else
+			snprintf(buf, sz, "%llu", v / 1000);
+		return;
+	}
+	if (o->kind == NUM_BINARY)
+		while (i < 3 && v && !(v % 1024))
+			v /= 1024, i++;
+	else if (o->kind == NUM_DECIMAL)
+		while (i < 3 && v && !(v % 1000))
+			v /= 1000, i++;
+	if (i)
+		snprintf(buf, sz, "%llu%c", v, sfx[i - 1]);
+	else
+		snprintf(buf, sz, "%llu", v);
+}
+
+static int parse_number(const struct num_opt *o, const char *text,
+			unsigned long long *out)
+{
+	static const char *const units[] = {
+		[NUM_PLAIN] = "",
+		[NUM_DECIMAL] = "suffixes K, M, G: 10^3, 10^6, 10^9",
+		[NUM_BINARY] = "suffixes K, M, G: 2^10, 2^20, 2^30",
+		[NUM_MILLI] = "up to 3 decimals",
+	};
+	unsigned long long v = 0, mul = 1;
+	const char *p = text;
+	char lo[32], hi[32];
+	bool ok = *p >= '0' && *p <= '9';
+
+	for (; ok && *p >= '0' && *p <= '9'; p++) {
+		if (v > (ULLONG_MAX - (*p - '0')) / 10)
+			ok = false; /* too many digits: out of range below */
+		else
+			v = v * 10 + (*p - '0');
+	}
+	if (ok && o->kind == NUM_MILLI) {
+		unsigned long long frac = 0;
+		int digits = 0;
+
+		if (*p == '.') {
+			for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+				if (digits < 3)
+					frac = frac * 10 + (*p - '0');
+			ok = digits >= 1 && digits <= 3;
+		}
+		for (; digits < 3; digits++)
+			frac *= 10;
+		ok = ok && v <= (ULLONG_MAX - frac) / 1000;
+		v = v * 1000 + frac;
+	} else if (ok && *p && o->kind != NUM_PLAIN) {
+		const char *at = strchr("KMG", toupper((unsigned char)*p));
+
+		for (const char *q = "KMG"; at && q <= at; q++)
+			mul *= o->kind == NUM_BINARY ? 1024 : 1000;
+		p += at != NULL;
+	}
+	ok = ok && !*p;
+	if (ok && v > ULLONG_MAX / mul)
+		ok = false;
+	v *= mul;
+	if (ok && o->pow2)
+		ok = v && !(v & (v - 1));
+	if (ok && v >= o->min && v <= o->max) {
+		*out = v;
+		return 0;
+	}
+	format_number(o, o->min, lo, sizeof(lo));
+	format_number(o, o->max, hi, sizeof(hi));
+	err_msg("%s wants %s from %s to %s (%s%s%s), got '%s'\n", o->name, o->what, lo,
+		hi, units[o->kind], *units[o->kind] && o->note ? "; " : "",
+		o->note ? o->note : "", text);
+	return -1;
+}
+
+/* The kernel's largest pid (kernel.pid_max), or its limit when unreadable. */
+static unsigned long long pid_max(void)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 1 ? v : 4194304; /* PID_MAX_LIMIT on 64-bit */
+}
+
+/* At most a year: the poll timeouts are capped, never overflow. */
+#define MAX_DURATION_S 31536000ull
 
 static int parse_args(int argc, char **argv)
 {
@@ -850,6 +1134,8 @@ static int parse_args(int argc, char **argv)
 		{ "hist", required_argument, NULL, 'H' },
 		{ "all-or-nothing", no_argument, NULL, 'a' },
 		{ "clang", required_argument, NULL, 'G' },
+		{ "plugin", required_argument, NULL, 'U' },
+		{ "debuginfo", required_argument, NULL, 'I' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "ring-size", required_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -857,7 +1143,7 @@ static int parse_args(int argc, char **argv)
 		{ 0 },
 	};
 	int c, dd = argc;
-	char *end;
+	unsigned long long v;
 
 	/* Everything after "--" is the command, untouched by getopt. */
 	for (int i = 1; i < argc; i++)
@@ -874,14 +1160,15 @@ static int parse_args(int argc, char **argv)
 	}
 	while ((c = getopt_long(dd, argv, "vhe:L:V:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
-			errno = 0;
-			opt.pid = (pid_t)strtol(optarg, &end, 10);
-			if (errno || *end || opt.pid <= 0) {
-				err_msg("--pid wants a process id, got '%s'\n", optarg);
+		case 'p': {
+			struct num_opt o = { "--pid", "a process id", 1, pid_max() - 1,
+					     NUM_PLAIN, false, "below kernel.pid_max" };
+
+			if (parse_number(&o, optarg, &v))
 				return EXIT_USAGE;
-			}
+			opt.pid = (pid_t)v;
 			break;
+		}
 		case 'j': opt.json = true; break;
 		case 'f': opt.force = true; break;
 		case 'A': opt.force_address = true; break;
@@ -889,54 +1176,57 @@ static int parse_args(int argc, char **argv)
 		case 'D': opt.dump = true; break;
 		case 'K': opt.check_kernel = true; break;
 		case 'P': opt.no_printk = true; break;
-		case 'd':
-			opt.duration = strtod(optarg, &end);
-			if (*end || opt.duration <= 0) {
-				err_msg("--duration wants seconds, got '%s'\n", optarg);
+		case 'd': {
+			static const struct num_opt o = {
+				"--duration", "seconds", 1, MAX_DURATION_S * 1000, NUM_MILLI,
+				false, "a year at most" };
+
+			if (parse_number(&o, optarg, &opt.duration_ms))
 				return EXIT_USAGE;
-			}
 			break;
-		case 'c':
-			errno = 0;
-			opt.count = strtoull(optarg, &end, 10);
-			if (errno || *end || !opt.count || *optarg == '-') {
-				err_msg("--count wants a number of hits > 0, got '%s'\n", optarg);
+		}
+		case 'c': {
+			static const struct num_opt o = { "--count", "a number of hits", 1,
+							  1ull << 63, NUM_DECIMAL, false, NULL };
+
+			if (parse_number(&o, optarg, &opt.count))
 				return EXIT_USAGE;
-			}
 			break;
+		}
 		case 'C': opt.count_only = true; break;
 		case 'H': opt.hist = optarg; opt.count_only = true; break;
 		case 'a': opt.all_or_nothing = true; break;
 		case 'G': opt.clang = optarg; break;
+		case 'U': opt.plugin = optarg; break;
+		case 'I': opt.debuginfo = optarg; break;
 		case 'N': opt.no_cache = true; break;
 		case 'e':
 			if (opt.spec_cnt == sizeof(opt.specs) / sizeof(opt.specs[0])) {
 				err_msg("at most %zu -e specs\n", opt.spec_cnt);
 				return EXIT_USAGE;
 			}
+			if (oneliner_check_spec("-e", optarg, strlen(optarg)))
+				return EXIT_USAGE;
 			opt.specs[opt.spec_cnt++] = optarg;
 			break;
 		case 'L':
 		case 'V':
+			if (oneliner_check_spec(c == 'V' ? "-V" : "-L", optarg, strlen(optarg)))
+				return EXIT_USAGE;
 			opt.list_spec = optarg;
 			opt.list_vars = c == 'V';
 			break;
-		case 'R':
-			errno = 0;
-			opt.ring_size = strtoull(optarg, &end, 10);
-			if (*end == 'K' || *end == 'k')
-				opt.ring_size <<= 10, end++;
-			else if (*end == 'M' || *end == 'm')
-				opt.ring_size <<= 20, end++;
-			if (errno || *end || *optarg == '-' || !opt.ring_size ||
-			    (opt.ring_size & (opt.ring_size - 1)) ||
-			    opt.ring_size < (unsigned long long)sysconf(_SC_PAGESIZE) ||
-			    opt.ring_size > (1ull << 31)) {
-				err_msg("--ring-size wants a power of two from the page size to 2G, got '%s'\n",
-					optarg);
+		case 'R': {
+			struct num_opt o = {
+				"--ring-size", "a power of two of bytes",
+				(unsigned long long)sysconf(_SC_PAGESIZE),
+				BPFPROBE_RECORDS_MAX_SIZE, NUM_BINARY, true,
+				"a ring of B bytes takes B of kernel memory and 2B of resident memory" };
+
+			if (parse_number(&o, optarg, &opt.ring_size))
 				return EXIT_USAGE;
-			}
 			break;
+		}
 		case 'v': opt.verbose = true; break;
 		case 'h': usage(stdout); exit(EXIT_OK);
 		default:
@@ -1000,7 +1290,8 @@ static int run_without_loading(void)
 		return oneliner_list(opt.list_spec, opt.list_vars);
 	if (opt.spec_cnt) {
 		static char obj[4096];
-		struct oneliner_opts oo = { .clang = opt.clang, .no_cache = opt.no_cache,
+		struct oneliner_opts oo = { .clang = opt.clang, .plugin = opt.plugin,
+					    .debuginfo = opt.debuginfo, .no_cache = opt.no_cache,
 					    .verbose = opt.verbose, .hist = opt.hist != NULL };
 		int ret = oneliner_build(opt.specs, opt.spec_cnt, &oo, obj, sizeof(obj));
 
@@ -1121,33 +1412,62 @@ static int attach(struct run *r)
 	return EXIT_OK;
 }
 
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
+/* How long the end of a run reads the ring before counting the rest. */
+#define FINAL_DRAIN_MS 1000
 
-	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: poll() returns */
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A closed stdout (| head) ends the run cleanly, not by SIGPIPE. */
-	signal(SIGPIPE, SIG_IGN);
+/*
+ * The end of every run, whatever ended it (the command or --pid process,
+ * --duration, a signal, a closed stdout): the probes detached first, so no
+ * hit comes after the counts are read; every record left in the ring read
+ * (for up to FINAL_DRAIN_MS, then counted unread); the printk lines that
+ * arrived; the command stopped and waited for; the counts printed.
+ */
+static int finish(struct run *r)
+{
+	size_t skipped = bpfprobe_attachment__skipped_cnt(r->att);
+	int drained = 0;
+
+	bpfprobe_plain_links__destroy(r->plain);
+	r->plain = NULL;
+	bpfprobe_attachment__destroy(r->att);
+	r->att = NULL;
+	if (r->recs)
+		drained = bpfprobe_records__drain(r->recs, FINAL_DRAIN_MS);
+	/* bpf_printk lines may still be on their way to the reader page. */
+	if (r->printk) {
+		bpfprobe_printk__read(r->printk);
+		usleep(5 * 1000);
+		bpfprobe_printk__read(r->printk);
+	}
+	fflush(stdout);
+
+	command_stop(&r->cmd);
+	if (r->cmd.done) {
+		if (WIFEXITED(r->cmd.status) && WEXITSTATUS(r->cmd.status))
+			err_msg("command exited with status %d\n", WEXITSTATUS(r->cmd.status));
+		else if (WIFSIGNALED(r->cmd.status))
+			err_msg("command killed by signal %d\n", WTERMSIG(r->cmd.status));
+	}
+	report_losses(r->meta, r->recs, r->printk, drained);
+	if (skipped) {
+		err_msg("%zu of %zu probes could not attach (reported above); exit code %d\n",
+			skipped, bpfprobe_meta__site_cnt(r->meta), EXIT_PARTIAL);
+		return EXIT_PARTIAL;
+	}
+	return EXIT_OK;
 }
 
 /* The command started, everything streamed until the end, then counted. */
 static int trace(struct run *r)
 {
-	int ret;
-
-	if (opt.cmd && command_start(&r->cmd, opt.cmd[0]))
+	/* A signal while loading or attaching: the command is not started. */
+	if (stop_sig)
+		command_abort(&r->cmd);
+	else if (opt.cmd && command_start(&r->cmd, opt.cmd[0]))
 		return EXIT_COMMAND;
-	ret = stream(r->recs, r->printk, &r->cmd);
-	report_losses(r->meta, r->recs, r->printk);
-	if (!ret && bpfprobe_attachment__skipped_cnt(r->att)) {
-		err_msg("%zu of %zu probes could not attach (reported above); exit code %d\n",
-			bpfprobe_attachment__skipped_cnt(r->att),
-			bpfprobe_meta__site_cnt(r->meta), EXIT_PARTIAL);
-		ret = EXIT_PARTIAL;
-	}
-	return ret;
+	if (!stop_sig)
+		stream(r->recs, r->printk, &r->cmd);
+	return finish(r);
 }
 
 static void close_run(struct run *r)
@@ -1178,14 +1498,16 @@ int main(int argc, char **argv)
 	ret = open_object(&r);
 	if (!ret && opt.dry_run)
 		ret = dry_run(&r);
-	else if (!ret && !(ret = load(&r))) {
+	else if (!ret) {
+		/* From here on a signal ends the run through close_run(). */
+		catch_signals();
+		ret = load(&r);
 		/* Output is flushed once per read, not per line. */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		ret = attach(&r);
-		if (!ret) {
-			catch_signals();
+		if (!ret)
+			ret = attach(&r);
+		if (!ret)
 			ret = trace(&r);
-		}
 	}
 	close_run(&r);
 	return ret;

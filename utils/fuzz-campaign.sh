@@ -7,7 +7,8 @@
 #
 #   utils/fuzz-campaign.sh FUZZER [SEEDS] [RUNS]
 #
-#   FUZZER  spec, plan, dwarf, record or metadata (bpfprobe-FUZZER-fuzzer)
+#   FUZZER  spec, plan, dwarf, record, tracepage or metadata
+#           (bpfprobe-FUZZER-fuzzer)
 #   SEEDS   how many campaigns, with -seed=1..SEEDS (default 10)
 #   RUNS    mutations per seed (default 10000)
 #
@@ -44,9 +45,10 @@ spec)     corpus=(test/fuzz/corpus-spec); max_len=256; extra=() ;;
 plan)     corpus=(test/fuzz/corpus-plan); max_len=1024; extra=() ;;
 dwarf)    corpus=(test/fuzz/corpus-dwarf); max_len=16384; extra=(-timeout=20) ;;
 record)   corpus=(test/fuzz/corpus-record); max_len=2048; extra=() ;;
+tracepage) corpus=(test/fuzz/corpus-tracepage); max_len=4200; extra=() ;;
 metadata) corpus=(test/Inputs/runtime/fuzz-corpus); max_len=4096; extra=() ;;
 "")       usage ;;
-*)        echo "fuzz-campaign.sh: unknown fuzzer '$fuzzer', expected spec, plan, dwarf, record or metadata" >&2
+*)        echo "fuzz-campaign.sh: unknown fuzzer '$fuzzer', expected spec, plan, dwarf, record, tracepage or metadata" >&2
           exit 2 ;;
 esac
 # Inputs that once crashed it are seeds too.

@@ -63,6 +63,20 @@ std::optional<ValueType> wellKnownTypedef(StringRef Name,
   return std::nullopt;
 }
 
+void decideArgForms(ProbeSpec &Spec, const ArchABI &ABI,
+                    function_ref<bool(StringRef)> IsDeclaredType) {
+  bool OthersAreTypes = llvm::any_of(
+      Spec.Args, [](const ProbeArg &A) { return A.Form == ProbeArg::CType; });
+  for (ProbeArg &Arg : Spec.Args) {
+    if (Arg.Form != ProbeArg::IdentOrType)
+      continue;
+    StringRef Name = Arg.Type.Words.front();
+    bool IsType = OthersAreTypes || wellKnownTypedef(Name, ABI).has_value() ||
+                  IsDeclaredType(Name);
+    Arg.Form = IsType ? ProbeArg::CType : ProbeArg::Expression;
+  }
+}
+
 Expected<std::optional<ValueType>>
 classifyBuiltinCType(const CTypeSyntax &T, const ArchABI &ABI) {
   ValueType Out;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DebugInfoFinder.h"
+#include "Resolve/FileTrust.h"
 #include "Resolve/Resolver.h"
 #include "Support/Error.h"
 
@@ -38,7 +39,9 @@
 #include <algorithm>
 #include <set>
 
+#include <pwd.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -655,19 +658,26 @@ std::string quietMessage(Error E) {
   return M;
 }
 
-/// Opens Path as an ELF object. On failure returns the reason, phrased for
-/// the list of places tried.
-Expected<OwnedObject> openElf(StringRef Path) {
-  if (!sys::fs::exists(Path))
-    return fail("not found");
-  if (sys::fs::is_directory(Path))
-    return fail("is a directory, expected an ELF file");
-  Expected<OwnedObject> Bin = ObjectFile::createObjectFile(Path);
-  if (!Bin)
-    return fail("not an ELF file (" + quietMessage(Bin.takeError()) + ")");
-  if (!Bin->getBinary()->isELF())
+/// Opens Path as an ELF object: a regular file, opened once without
+/// blocking (FileTrust.h); its owner, mode and real path go to *Facts
+/// when given, for the trust check. On failure returns the reason, phrased
+/// for the list of places tried.
+Expected<OwnedObject> openElf(StringRef Path, OpenedFile *Facts = nullptr) {
+  Expected<OpenedFile> File = openRegularFile(Path);
+  if (!File)
+    return File.takeError();
+  Expected<std::unique_ptr<ObjectFile>> Obj =
+      ObjectFile::createObjectFile(File->Buffer->getMemBufferRef());
+  if (!Obj)
+    return fail("not an ELF file (" + quietMessage(Obj.takeError()) + ")");
+  if (!(*Obj)->isELF())
     return fail("not an ELF file");
-  return Bin;
+  if (Facts) {
+    Facts->Owner = File->Owner;
+    Facts->Mode = File->Mode;
+    Facts->RealPath = File->RealPath;
+  }
+  return OwnedObject(std::move(*Obj), std::move(File->Buffer));
 }
 
 /// The file name and CRC of a .gnu_debuglink section.
@@ -805,13 +815,17 @@ private:
   const FinderOptions &Opts;
   /// "place: reason" for every candidate refused so far.
   std::vector<std::string> Tried;
+  /// The probed binary's owner, whose debug files are trusted as it is
+  /// (root for the kernel).
+  uid_t TargetOwner = 0;
 
   void reject(const Twine &Place, const Twine &Reason) {
     Tried.push_back((Place + ": " + Reason).str());
   }
   std::string triedList() const { return join(Tried, "; "); }
 
-  /// Opens Path and checks it against Want; on refusal records why.
+  /// Opens Path, checks who could have written it (distrustReason) and
+  /// checks it against Want; on refusal records why.
   std::optional<OwnedObject> tryCandidate(StringRef Path, StringRef Place,
                                           const Expectation &Want);
   /// Why Obj is not acceptable, "" if it is.
@@ -862,12 +876,16 @@ std::optional<OwnedObject> Finder::tryCandidate(StringRef Path, StringRef Place,
                                                 const Expectation &Want) {
   std::string Where =
       Place.empty() ? Path.str() : (Path + " (" + Place + ")").str();
-  Expected<OwnedObject> Bin = openElf(Path);
+  OpenedFile Facts;
+  Expected<OwnedObject> Bin = openElf(Path, &Facts);
   if (!Bin) {
     reject(Where, quietMessage(Bin.takeError()));
     return std::nullopt;
   }
-  std::string Why = checkCandidate(*Bin->getBinary(), Want);
+  // Found, not named: only a file nobody else could have written.
+  std::string Why = distrustReason(Facts, TargetOwner);
+  if (Why.empty())
+    Why = checkCandidate(*Bin->getBinary(), Want);
   if (!Why.empty()) {
     reject(Where, Why);
     return std::nullopt;
@@ -929,6 +947,34 @@ std::string lastLine(StringRef Path) {
   return Text.substr(NL == StringRef::npos ? 0 : NL + 1).trim().str();
 }
 
+/// The debuginfod client's whole environment. Its cache is the effective
+/// user's (HOME from the password database; no DEBUGINFOD_CACHE_PATH or
+/// XDG_CACHE_HOME from the caller), so a root compile run with another
+/// user's environment neither reads files that user planted in a cache
+/// nor lets the client write or clean (elfutils deletes old files there)
+/// a directory the caller chose. A cache named on the command line
+/// (FinderOptions::DebuginfodCache) is used instead. The servers and the
+/// client's limits and proxies are the caller's: the servers are trusted
+/// to serve the DWARF of a build-id (docs/security.md).
+std::vector<std::string> debuginfodEnvironment(const FinderOptions &Opts,
+                                               StringRef Urls) {
+  std::vector<std::string> Env;
+  Env.push_back("DEBUGINFOD_URLS=" + Urls.str());
+  Env.push_back("PATH=/usr/local/bin:/usr/bin:/bin");
+  if (const struct passwd *Pw = ::getpwuid(::geteuid()))
+    if (Pw->pw_dir && *Pw->pw_dir)
+      Env.push_back(std::string("HOME=") + Pw->pw_dir);
+  if (!Opts.DebuginfodCache.empty())
+    Env.push_back("DEBUGINFOD_CACHE_PATH=" + Opts.DebuginfodCache);
+  for (const char *Name :
+       {"DEBUGINFOD_TIMEOUT", "DEBUGINFOD_MAXSIZE", "DEBUGINFOD_MAXTIME",
+        "DEBUGINFOD_RETRY_LIMIT", "http_proxy", "https_proxy", "HTTPS_PROXY",
+        "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"})
+    if (std::optional<std::string> V = sys::Process::GetEnv(Name))
+      Env.push_back(std::string(Name) + "=" + *V);
+  return Env;
+}
+
 std::optional<std::string> Finder::askDebuginfod(StringRef Id) {
   if (!Opts.UseDebuginfod) {
     reject("debuginfod", "not consulted (disabled)");
@@ -968,10 +1014,12 @@ std::optional<std::string> Finder::askDebuginfod(StringRef Id) {
     Args.append({"--debuginfo", Id});
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
                                           StringRef(ErrPath)};
+  std::vector<std::string> Env = debuginfodEnvironment(Opts, *Urls);
+  SmallVector<StringRef, 12> EnvRefs(Env.begin(), Env.end());
   std::string ExecError;
   // The client has its own timeout (DEBUGINFOD_TIMEOUT).
   int RC =
-      sys::ExecuteAndWait(Client, Args, std::nullopt, Redirects,
+      sys::ExecuteAndWait(Client, Args, ArrayRef<StringRef>(EnvRefs), Redirects,
                           /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ExecError);
   std::string Out = lastLine(OutPath), Err = lastLine(ErrPath);
   sys::fs::remove(OutPath);
@@ -1042,12 +1090,20 @@ Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
                 "binary");
   auto DI = std::make_unique<DebugInfo>();
   DI->TargetPath = Target.str();
-  Expected<OwnedObject> TargetBin = openElf(Target);
-  if (!TargetBin)
-    return fail("cannot open the probed binary '" + Target +
-                "': " + quietMessage(TargetBin.takeError()) +
+  OpenedFile TargetFacts;
+  Expected<OwnedObject> TargetBin = openElf(Target, &TargetFacts);
+  if (!TargetBin) {
+    std::string Why = quietMessage(TargetBin.takeError());
+    // "'/dev/zero' is a character device, not an ELF file"
+    if (StringRef(Why).starts_with("is "))
+      return fail("'" + Target + "' " + Why +
+                  "; expected the path of an ELF executable or shared "
+                  "library");
+    return fail("cannot open the probed binary '" + Target + "': " + Why +
                 "; expected the path of an ELF executable or shared "
                 "library");
+  }
+  TargetOwner = TargetFacts.Owner;
   DI->TargetBin = std::move(*TargetBin);
   DI->TargetObj = DI->TargetBin.getBinary();
   const ObjectFile &TObj = *DI->TargetObj;

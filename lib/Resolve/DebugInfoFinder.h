@@ -15,9 +15,12 @@
 /// build-id (/sys/kernel/notes) selects /usr/lib/debug/boot/vmlinux-$(uname
 /// -r) or the build-id path; modules by /sys/module/<m>/notes.
 ///
-/// Every candidate is checked before it is used (exists, is ELF, has
-/// .debug_info, CRC and build-id match) and every rejection is kept, so the
-/// error for "nothing found" names each place tried and why it was refused.
+/// Every candidate is checked before it is used (a regular file, written
+/// by nobody but root, the effective user or the binary's owner
+/// (FileTrust.h), is ELF, has .debug_info, CRC and build-id match) and every
+/// rejection is kept, so the error for "nothing found" names each place
+/// tried and why it was refused. The debuginfod client runs with the
+/// effective user's HOME and cache, not the caller's.
 /// Opening is lazy: the DWARFContext is created but no unit is parsed.
 /// debuginfod is reached through LLVM's client program
 /// (llvm-debuginfod-find, else elfutils' debuginfod-find) run as a
@@ -129,6 +132,10 @@ struct FinderOptions {
   bool UseDebuginfod = true; ///< consult DEBUGINFOD_URLS
   /// Root for /usr/lib/debug lookups (tests point it elsewhere).
   std::string DebugRoot = "/usr/lib/debug";
+  /// The debuginfod client's cache directory, named on the command line
+  /// (bpfprobe-debuginfo-find --debuginfod-cache); "" is the effective
+  /// user's default. Never taken from the environment.
+  std::string DebuginfodCache;
   /// The debuginfod client program; "" searches for llvm-debuginfod-find
   /// (beside the running executable, in /usr/lib/llvm-<major>/bin, on PATH),
   /// then elfutils' debuginfod-find on PATH.

@@ -1647,19 +1647,43 @@ Error DwarfResolver::outOfScopeBlock(const Site &S, const SpecExpr &E) {
   return Error::success();
 }
 
-/// The error for a name lookup found nowhere, with the names visible here.
+/// The error for a name lookup found nowhere, with the names the user most
+/// likely meant: for a plain name the parameters and locals visible here
+/// (a unit's globals can be a hundred names, and they drowned the two that
+/// matter), for '@name' the globals; at most MaxListed of them. The
+/// suggestion still considers every visible name.
 Error DwarfResolver::variableNotFound(const Site &S, const SpecExpr &E) {
+  constexpr size_t MaxListed = 16;
   bool GlobalOnly = E.Kind == SpecExpr::Global;
   StringRef Name = E.Name;
-  std::vector<std::string> Names;
-  for (const VisibleVariable &V : visible(S))
-    if (!GlobalOnly || V.Kind == "global")
-      Names.push_back(V.Name);
+  std::vector<std::string> All, Listed;
+  size_t Globals = 0;
+  for (const VisibleVariable &V : visible(S)) {
+    bool Global = V.Kind == "global";
+    Globals += Global;
+    if (GlobalOnly && !Global)
+      continue;
+    All.push_back(V.Name);
+    if (GlobalOnly || !Global)
+      Listed.push_back(V.Name);
+  }
   std::string Msg = std::string(GlobalOnly ? "no global" : "no variable") +
                     " '" + Name.str() + "' at " + S.Where;
-  if (auto Best = didYouMean(Name, Names))
+  if (auto Best = didYouMean(Name, All))
     Msg += "; did you mean '" + *Best + "'?";
-  Msg += " (visible here: " + joinNames(Names) + ")";
+  llvm::sort(Listed);
+  Listed.erase(std::unique(Listed.begin(), Listed.end()), Listed.end());
+  size_t More = Listed.size() > MaxListed ? Listed.size() - MaxListed : 0;
+  Listed.resize(Listed.size() - More);
+  Msg += std::string(GlobalOnly ? " (globals here: " : " (visible here: ") +
+         joinNames(Listed);
+  if (More)
+    Msg += " and " + std::to_string(More) + " more";
+  if (!GlobalOnly && Globals)
+    Msg += "; " + std::to_string(Globals) +
+           (Globals == 1 ? " global" : " globals") +
+           " not listed: '@name' reads one";
+  Msg += ")";
   TextRange At = E.NameRange.End > E.NameRange.Begin ? E.NameRange : E.Range;
   // A local name absent from this site's scope (a copy of an inlined line
   // whose address is outside the callee's block: gdb stops there in the
@@ -2828,11 +2852,20 @@ resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
                             ? " (and at the " + Twine(Skipped.size() - 1) +
                                   " other sites of this place)"
                             : Twine()));
-  for (ResolveWarning &W : Skipped) {
-    W.Message = "left out one of the " + std::to_string(Sites->size()) +
+  // One warning for all the copies left out, with the first one's reason:
+  // one per copy was a screenful at a line with seven copies.
+  if (!Skipped.empty() && Warnings) {
+    ResolveWarning W = std::move(Skipped.front());
+    W.Message = "left out " +
+                (Skipped.size() == 1 ? std::string("one")
+                                     : std::to_string(Skipped.size())) +
+                " of the " + std::to_string(Sites->size()) +
                 " sites: " + W.Message;
-    if (Warnings)
-      Warnings->push_back(std::move(W));
+    if (Skipped.size() > 1)
+      W.Message += "; " + std::to_string(Skipped.size() - 1) +
+                   " more left out ('bpfprobe-resolve --vars' shows each "
+                   "site's variables)";
+    Warnings->push_back(std::move(W));
   }
   return std::move(Plans);
 }

@@ -22,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <vector>
 
 namespace bpfprobe {
@@ -114,6 +115,15 @@ inline llvm::Error errorAt(TextRange R, const llvm::Twine &Msg, Hint H = {}) {
 /// an impossible combination ("long char").
 llvm::Expected<std::optional<ValueType>>
 classifyBuiltinCType(const CTypeSyntax &T, const ArchABI &ABI);
+
+/// Decides each lone name of Spec's argument list (ProbeArg::IdentOrType):
+/// a C type (calling-convention mode) when another argument is a C type,
+/// when it is a well-known typedef name (wellKnownTypedef: "size_t", "u64",
+/// "pid_t"; docs/syntax.md lists them as built-in, so they need no
+/// declaration), or when IsDeclaredType says the program declares it as a
+/// type (the plugin asks its translation unit); otherwise an expression.
+void decideArgForms(ProbeSpec &Spec, const ArchABI &ABI,
+                    llvm::function_ref<bool(llvm::StringRef)> IsDeclaredType);
 
 /// If resolving E needs debug info (names, members, dereferences of names),
 /// the byte range of the first part that does; otherwise std::nullopt.

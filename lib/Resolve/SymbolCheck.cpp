@@ -10,6 +10,7 @@
 /// path reads DWARF, and only the DIEs' tags and names.
 //===----------------------------------------------------------------------===//
 
+#include "Resolve/FileTrust.h"
 #include "Resolve/Resolver.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
@@ -95,15 +96,19 @@ Error checkSymbolAtHand(const ProbeSpec &Spec) {
   // Names the symbol table spells otherwise (C++) are not checked here.
   if (Sym.empty() || Sym.find_first_of(":(<> ") != StringRef::npos)
     return Error::success();
-  if (!sys::fs::is_regular_file(Spec.Binary))
+  // Opened once, without blocking, only if regular (FileTrust.h).
+  Expected<OpenedFile> File = openRegularFile(Spec.Binary);
+  if (!File) {
+    consumeError(File.takeError());
     return Error::success(); // not at hand: the runtime checks it
-  Expected<object::OwningBinary<object::Binary>> Bin =
-      object::createBinary(Spec.Binary);
+  }
+  Expected<std::unique_ptr<object::Binary>> Bin =
+      object::createBinary(File->Buffer->getMemBufferRef());
   if (!Bin) {
     consumeError(Bin.takeError());
     return Error::success();
   }
-  auto *Obj = dyn_cast<object::ELFObjectFileBase>(Bin->getBinary());
+  auto *Obj = dyn_cast<object::ELFObjectFileBase>(Bin->get());
   if (!Obj || hasSymbol(*Obj, Sym))
     return Error::success();
   if (onlyInlined(*Obj, Sym))

@@ -12,6 +12,12 @@
  * known to start an instruction there, and a uprobe in the middle of one
  * corrupts the process; `force_address` is needed too for such a site.
  *
+ * A binary is opened once, and that descriptor serves the build-id and
+ * symbol checks and the attach (through /proc/self/fd/N, which the kernel
+ * follows to the opened inode): a rename or symlink swapped in between
+ * cannot move the uprobe into another file. Only a regular file is a
+ * binary: a FIFO, a device or a directory is refused.
+ *
  * Order: check every site (reporting every refusal), then attach all; on
  * the first attach failure everything attached so far is detached. With
  * `partial`, a site that fails its check or its attach is reported and
@@ -45,12 +51,17 @@ struct bpfprobe_attachment {
 	size_t session_cnt;
 	int *site_err;      /* per site of meta: 0, or why it was skipped */
 	size_t skipped_cnt;
+	int *bin_fds;       /* the binaries the uprobes are in, kept open */
+	size_t bin_fd_cnt;
 };
 
 /* One binary named by one or more uprobe sites, opened once. */
 struct binary {
 	const char *target;   /* as written in the metadata */
-	char path[PATH_MAX];  /* resolved, absolute */
+	char path[PATH_MAX];  /* what was opened, absolute: for messages */
+	int fd;               /* what was opened, checked and attached to */
+	char fd_path[32];     /* /proc/self/fd/<fd>: the uprobe's path */
+	const char *type;     /* not a regular file: what it is instead */
 	struct bpfprobe_elf *elf;
 	int err;              /* -errno of opening it */
 	char build_id[129];
@@ -61,7 +72,8 @@ struct binary {
 struct plan {
 	const struct bpfprobe_site *site;
 	struct bpf_program *prog;
-	const char *path;       /* uprobes: the binary */
+	const char *path;       /* uprobes: the binary, for messages */
+	const char *attach_path; /* uprobes: the binary's open fd */
 	__u64 file_offset;      /* uprobes: offset of symbol+offset in the file */
 	char func[256];         /* kprobes: [module:]symbol */
 };
@@ -162,8 +174,11 @@ static bool search_path(const char *dirs, const char *file, char *out)
 	return false;
 }
 
-/* libbpf's rule: a name without '/' is searched for like the loader would. */
-static int resolve_binary(const char *target, char *out)
+/*
+ * libbpf's rule: a name without '/' is searched for like the loader would.
+ * Opens what it finds: the fd, or -errno.
+ */
+static int open_binary(const char *target, struct stat *st)
 {
 	char found[PATH_MAX];
 	const char *path = target;
@@ -179,29 +194,52 @@ static int resolve_binary(const char *target, char *out)
 		else
 			return -ENOENT;
 	}
-	if (!realpath(path, out))
-		return -errno;
-	return 0;
+	return bpfprobe_open_file(path, st);
+}
+
+/* The absolute path of what fd \p b->fd is: the file the user knows. */
+static void name_binary(struct binary *b)
+{
+	ssize_t n = readlink(b->fd_path, b->path, sizeof(b->path) - 1);
+
+	if (n > 0) {
+		b->path[n] = 0;
+		return;
+	}
+	/* No /proc (the attach will say so): the name as written. */
+	if (!realpath(b->target, b->path))
+		snprintf(b->path, sizeof(b->path), "%s", b->target);
 }
 
 static struct binary *get_binary(struct attach_ctx *c, const char *target)
 {
 	struct binary *b;
+	struct stat st;
 
 	for (size_t i = 0; i < c->bin_cnt; i++)
 		if (!strcmp(c->bins[i].target, target))
 			return &c->bins[i];
 	b = &c->bins[c->bin_cnt++];
 	b->target = target;
-	b->err = resolve_binary(target, b->path);
-	if (!b->err) {
-		b->elf = bpfprobe_elf_open(b->path);
-		if (!b->elf)
-			b->err = -errno;
+	b->fd = open_binary(target, &st);
+	if (b->fd < 0) {
+		b->err = b->fd;
+		return b;
 	}
-	if (b->elf)
-		b->build_id_err = bpfprobe_elf_get_build_id(b->elf, b->build_id,
-							    sizeof(b->build_id));
+	snprintf(b->fd_path, sizeof(b->fd_path), "/proc/self/fd/%d", b->fd);
+	name_binary(b);
+	b->type = bpfprobe_file_type(st.st_mode);
+	if (b->type) {
+		b->err = -ENOENT;
+		return b;
+	}
+	b->elf = bpfprobe_elf_open_fd(b->fd);
+	if (!b->elf) {
+		b->err = -errno;
+		return b;
+	}
+	b->build_id_err = bpfprobe_elf_get_build_id(b->elf, b->build_id,
+						    sizeof(b->build_id));
 	return b;
 }
 
@@ -214,6 +252,10 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 	bool changed = false; /* a forced check failed: the binary changed */
 	int n, err;
 
+	if (b->type)
+		return refuse(c, s, false, NULL, -ENOENT,
+			      "'%s' (%s) is %s, not an executable file; name the program's binary, a regular ELF file, and rebuild the probe",
+			      s->target, b->path, b->type);
 	if (b->err == -ENOENT || b->err == -ENOTDIR) {
 		if (!getcwd(cwd, sizeof(cwd)))
 			strcpy(cwd, "?");
@@ -229,6 +271,7 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 		return refuse(c, s, false, NULL, b->err, "cannot open binary '%s': %s",
 			      s->target, strerror(-b->err));
 	p->path = b->path;
+	p->attach_path = b->fd_path;
 
 	/* Build-id: empty in the metadata means no debug info was used. */
 	if (*s->build_id) {
@@ -508,7 +551,7 @@ static int attach_site(struct attach_ctx *c, struct plan *p,
 			return err;
 		*link = bpf_program__attach_uprobe_opts(p->prog,
 							c->pid > 0 ? c->pid : -1,
-							p->path, p->file_offset, &uo);
+							p->attach_path, p->file_offset, &uo);
 	} else {
 		LIBBPF_OPTS(bpf_kprobe_opts, ko, .retprobe = is_ret(s),
 			    .offset = s->offset);
@@ -575,7 +618,8 @@ static int attach_session(struct attach_ctx *c, struct bpfprobe_attachment *att,
 			s->session_program, where);
 		return 0;
 	}
-	fd = bpfprobe_session_link(prog, is_user(s), is_user(s) ? p->path : s->symbol,
+	fd = bpfprobe_session_link(prog, is_user(s),
+				   is_user(s) ? p->attach_path : s->symbol,
 				   p->file_offset, c->pid);
 	if (fd < 0) {
 		pr_warn("probe '%s' (%s): attaching its session program '%s' to %s failed: %s\n",
@@ -599,6 +643,9 @@ void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att)
 	for (size_t i = 0; i < att->link_cnt; i++)
 		bpf_link__destroy(att->links[i]);
 	free(att->links);
+	for (size_t i = 0; i < att->bin_fd_cnt; i++)
+		close(att->bin_fds[i]);
+	free(att->bin_fds);
 	free(att->site_err);
 	bpfprobe_meta__free(att->own_meta);
 	free(att);
@@ -783,8 +830,18 @@ bpfprobe_object__attach(struct bpf_object *obj,
 				c.dry_run ? "would attach" : "are attached");
 out:
 	free(done);
-	for (size_t i = 0; c.bins && i < c.bin_cnt; i++)
+	/* The binaries stay open as long as the uprobes in them. */
+	if (!first_err && !c.dry_run && c.bin_cnt)
+		att->bin_fds = calloc(c.bin_cnt, sizeof(*att->bin_fds));
+	for (size_t i = 0; c.bins && i < c.bin_cnt; i++) {
 		bpfprobe_elf_close(c.bins[i].elf);
+		if (c.bins[i].fd < 0)
+			continue;
+		if (att->bin_fds)
+			att->bin_fds[att->bin_fd_cnt++] = c.bins[i].fd;
+		else
+			close(c.bins[i].fd);
+	}
 	free(c.bins);
 	free(c.plans);
 	if (first_err)

@@ -10,6 +10,8 @@
 #include "Internal.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,12 +60,31 @@ int bpfprobe_kernel_build_id(const char *module, char *buf, size_t buf_sz)
 /*
  * "/sys", or $BPFPROBE_SYSFS_ROOT: a test hook that lets the lit suite fake
  * a kernel's notes, modules and PMUs (docs/runtime.md). Read with
- * secure_getenv: a set-user-ID or capability-raised program linking the
- * runtime ignores it, so the environment cannot point it at a fake kernel.
+ * secure_getenv, so a set-user-ID or capability-raised program ignores it;
+ * and since root may run with another user's environment (sudo -E), the
+ * directory is used only when no one but root or the effective user can
+ * have written it (TrustedPath.c). Otherwise the real /sys, said once.
  */
 const char *bpfprobe_sysfs_root(void)
 {
-	const char *root = secure_getenv("BPFPROBE_SYSFS_ROOT");
+	static char root[PATH_MAX];
+	static bool decided;
+	const char *env;
+	char why[PATH_MAX + 64];
+	int err;
 
-	return root && *root ? root : "/sys";
+	if (decided)
+		return *root ? root : "/sys";
+	decided = true;
+	env = secure_getenv("BPFPROBE_SYSFS_ROOT");
+	if (!env || !*env)
+		return "/sys";
+	err = bpfprobe_trusted_path(env, (uid_t)-1, root, why, sizeof(why));
+	if (err) {
+		root[0] = 0;
+		pr_warn("ignoring BPFPROBE_SYSFS_ROOT=%s: %s; reading /sys\n", env,
+			err == -EPERM ? why : strerror(-err));
+		return "/sys";
+	}
+	return root;
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #if __SIZEOF_POINTER__ == 8
@@ -28,7 +29,7 @@
 
 struct bpfprobe_elf {
 	Elf *elf;
-	int fd; /* -1 for a buffer */
+	int fd; /* closed with the file; -1 for a buffer or a caller's fd */
 	size_t shstrndx;
 };
 
@@ -67,18 +68,69 @@ static struct bpfprobe_elf *wrap(Elf *elf, int fd)
 	return e;
 }
 
+int bpfprobe_open_file(const char *path, struct stat *st)
+{
+	/* O_NONBLOCK: opening a FIFO would otherwise wait for a writer. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+const char *bpfprobe_file_type(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return NULL;
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+struct bpfprobe_elf *bpfprobe_elf_open_fd(int fd)
+{
+	if (!elf_ready() || fd < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return wrap(elf_begin(fd, ELF_C_READ_MMAP, NULL), -1);
+}
+
 struct bpfprobe_elf *bpfprobe_elf_open(const char *path)
 {
 	struct bpfprobe_elf *e;
+	struct stat st;
 	int fd;
 
 	if (!elf_ready()) {
 		errno = EINVAL;
 		return NULL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	fd = bpfprobe_open_file(path, &st);
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
+	/* A FIFO or a device is no ELF file (and /dev/zero never ends). */
+	if (bpfprobe_file_type(st.st_mode)) {
+		close(fd);
+		errno = ENOEXEC;
+		return NULL;
+	}
 	e = wrap(elf_begin(fd, ELF_C_READ_MMAP, NULL), fd);
 	if (!e) {
 		int err = errno;

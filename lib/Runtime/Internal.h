@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #define BPFPROBE_HIDDEN __attribute__((visibility("hidden")))
 
@@ -44,6 +46,20 @@ BPFPROBE_HIDDEN bool bpfprobe_validate_opts(const char *opts, size_t opts_sz,
 #ifndef offsetofend
 #define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
 #endif
+
+/* ---- Paths another user may have influenced (TrustedPath.c) ---- */
+
+/**
+ * 0 when \p path resolves to a file or directory that only root, the
+ * effective user or \p also (-1: nobody else) can have written or replaced:
+ * every component of the resolved path owned by one of them and not
+ * writable by group or others (sticky directories above the end excepted).
+ * The resolved path goes to \p resolved (PATH_MAX bytes, may be NULL): use
+ * it, not \p path. Else -errno, and for -EPERM the reason in \p why.
+ */
+BPFPROBE_HIDDEN int bpfprobe_trusted_path(const char *path, uid_t also,
+					  char *resolved, char *why,
+					  size_t why_sz);
 
 /* ---- Kernel (BuildId.c) ---- */
 
@@ -85,8 +101,23 @@ BPFPROBE_HIDDEN size_t bpfprobe_slot_size(const char *type);
 
 struct bpfprobe_elf;
 
-/** Opens an ELF file or wraps a buffer (not copied); NULL + errno. */
+/**
+ * Opens \p path read-only, close-on-exec and without blocking (opening a
+ * FIFO does not wait for a writer), and fstat()s what was opened into
+ * \p st: the checks and the reads that follow see this one inode. The fd,
+ * or -errno.
+ */
+BPFPROBE_HIDDEN int bpfprobe_open_file(const char *path, struct stat *st);
+/** What a file of \p mode is ("a FIFO", "a character device", "a
+ *  directory", ...) when it is not a regular file; NULL for a regular one. */
+BPFPROBE_HIDDEN const char *bpfprobe_file_type(mode_t mode);
+
+/** Opens an ELF file (a regular one: anything else is ENOEXEC) or wraps a
+ *  buffer (not copied); NULL + errno. */
 BPFPROBE_HIDDEN struct bpfprobe_elf *bpfprobe_elf_open(const char *path);
+/** Reads the ELF file open as \p fd, which stays the caller's: it is
+ *  not closed with the bpfprobe_elf. NULL + errno. */
+BPFPROBE_HIDDEN struct bpfprobe_elf *bpfprobe_elf_open_fd(int fd);
 BPFPROBE_HIDDEN struct bpfprobe_elf *bpfprobe_elf_open_mem(const void *buf,
 							     size_t size);
 BPFPROBE_HIDDEN void bpfprobe_elf_close(struct bpfprobe_elf *elf);
@@ -134,5 +165,43 @@ BPFPROBE_HIDDEN int bpfprobe_elf_find_symbol(struct bpfprobe_elf *elf,
 
 /** e_machine of the file. */
 BPFPROBE_HIDDEN int bpfprobe_elf_machine(struct bpfprobe_elf *elf);
+
+/* ---- trace ring-buffer pages (TracePage.c) ---- */
+
+/** Layouts read from tracefs: events/header_page and the printk event. */
+struct bpfprobe_trace_format {
+	unsigned ts_off, ts_size, commit_off, commit_size, data_off;
+	unsigned event_id; /**< the format file's ID: events of other types are skipped */
+	unsigned type_off, pid_off; /**< common_type (2 bytes), common_pid (4) */
+	unsigned str_off, str_size; /**< bpf_string */
+	bool str_loc; /**< a __data_loc word (offset | length << 16), not the bytes */
+};
+
+/** One bpf_trace_printk event of a page; str is not NUL-terminated. */
+struct bpfprobe_trace_event {
+	__u64 ts;  /**< the trace clock's nanoseconds */
+	__s32 pid; /**< common_pid: the thread */
+	const char *str;
+	size_t len;
+};
+
+typedef void (*bpfprobe_trace_event_fn)(void *ctx,
+					const struct bpfprobe_trace_event *ev);
+
+/** Parses events/header_page; -EINVAL if a field is missing or absurd. */
+BPFPROBE_HIDDEN int bpfprobe_trace_format__header_page(struct bpfprobe_trace_format *f,
+						       const char *text);
+/** Parses events/bpf_trace/bpf_trace_printk/format; -EINVAL likewise. */
+BPFPROBE_HIDDEN int bpfprobe_trace_format__event(struct bpfprobe_trace_format *f,
+						 const char *text);
+/**
+ * Hands each printk event of one trace_pipe_raw page (\p len bytes) to
+ * \p on_event and returns how many there were; -EINVAL, with nothing
+ * handed on, when any length or offset of the page points outside it.
+ */
+BPFPROBE_HIDDEN int bpfprobe_trace_page__parse(const struct bpfprobe_trace_format *f,
+					       const void *page, size_t len,
+					       bpfprobe_trace_event_fn on_event,
+					       void *ctx);
 
 #endif /* BPFPROBE_RUNTIME_INTERNAL_H */

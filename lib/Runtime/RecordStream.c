@@ -8,12 +8,21 @@
  * side dropped: lost events are reported, never hidden. Records of the
  * reading process itself are dropped, and one call handles a bounded batch:
  * a probe on the path that prints a record must not feed itself.
+ *
+ * Every hit the BPF side counts ends in exactly one counter of its site:
+ * delivered (records), not written for want of ring space (lost), or read
+ * and not delivered (dropped: of another process, of the reader, past the
+ * limit, malformed, or left unread when bpfprobe_records__drain() ran out
+ * of time). The drain reads the ring's producer and consumer positions to
+ * know when it is empty.
  */
 #include "Internal.h"
 
 #include <bpf/bpf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 struct bpfprobe_records {
@@ -29,6 +38,11 @@ struct bpfprobe_records {
 	pid_t self;
 	unsigned int batch; /* records handled in this consume/poll call */
 	bool batch_full;
+	bool discard; /* count records as unread instead of delivering them */
+	bool count_only; /* BPFPROBE_SITE_COUNT: hits make no records */
+	/* The ring's consumer and producer pages (read-only maps), or NULL. */
+	const unsigned long *cons_pos;
+	const unsigned long *prod_pos;
 	struct bpfprobe_records_stats stats;
 	char *line;
 	size_t line_sz;
@@ -37,6 +51,8 @@ struct bpfprobe_records {
 	int *hist_arg; /* per site of meta: the argument histogrammed, or -1 */
 	__u64 limit;
 	__u64 *site_records; /* per site of meta: records delivered */
+	__u64 *site_dropped; /* per site of meta: read, not delivered */
+	__u64 *site_unread;  /* per site of meta: the part left unread */
 };
 
 /* Index of \p site in the metadata, or -1. */
@@ -84,7 +100,7 @@ int bpfprobe_records__prepare(struct bpf_object *obj,
 	if (!ring_size)
 		ring_size = bpfprobe_records__default_size(meta);
 	if ((ring_size & (ring_size - 1)) || ring_size < (size_t)page ||
-	    ring_size > (1ull << 31))
+	    ring_size > BPFPROBE_RECORDS_MAX_SIZE)
 		return -EINVAL;
 	map = bpf_object__find_map_by_name(obj, BPFPROBE_RECORDS_MAP);
 	if (map && (err = bpf_map__set_max_entries(map, (__u32)ring_size)))
@@ -203,12 +219,43 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * The site a record names in its header, by index in the metadata, or -1:
+ * too short to have a header, or a record_id the metadata does not have.
+ */
+static long record_site(const struct bpfprobe_records *r, const void *data,
+			size_t size)
+{
+	const struct bpfprobe_record_hdr *hdr = data;
+
+	if (size < sizeof(*hdr) || !r->site_records)
+		return -1;
+	return site_index(r->meta, bpfprobe_meta__find_record(r->meta, hdr->record_id));
+}
+
+/* A record read and not delivered: counted once, on its site if it has one. */
+static void drop_record(struct bpfprobe_records *r, long i)
+{
+	r->stats.dropped++;
+	if (i >= 0)
+		r->site_dropped[i]++;
+}
+
 static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 {
 	const struct bpfprobe_record_hdr *hdr = data;
 	const struct bpfprobe_site *site;
+	long i = record_site(r, data, size);
 	int n;
 
+	if (r->discard) {
+		/* The drain ran out of time: counted, not decoded. */
+		if (i >= 0)
+			r->site_unread[i]++;
+		r->stats.unread++;
+		drop_record(r, i);
+		return 0;
+	}
 	n = bpfprobe_record__snprintf(r->meta, data, size, r->line, r->line_sz,
 				      r->flags);
 	if (n == -EBADMSG) {
@@ -216,28 +263,26 @@ static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 			pr_warn("malformed record in %s (%zu bytes, record_id %u); it does not match the .bpfprobe metadata of this object\n",
 				BPFPROBE_RECORDS_MAP, size,
 				size >= sizeof(*hdr) ? hdr->record_id : 0);
+		/* A malformed record of a known site was one of its hits. */
+		if (i >= 0)
+			r->site_dropped[i]++;
 		return 0;
 	}
 	if (n < 0)
 		return n;
 	if ((r->pid > 0 && hdr->pid != (__u32)r->pid) || hdr->pid == (__u32)r->self) {
-		r->stats.filtered++;
+		drop_record(r, i);
 		return 0;
 	}
-	site = bpfprobe_meta__find_record(r->meta, hdr->record_id);
-	{
-		long i = site_index(r->meta, site);
-
-		/* The BPF side may let a few more through racing CPUs. */
-		if (!r->site_records)
-			i = -1; /* no per-site counts kept */
-		if (i >= 0 && r->limit && r->site_records[i] >= r->limit) {
-			r->stats.filtered++;
-			return 0;
-		}
-		if (i >= 0)
-			r->site_records[i]++;
+	site = i >= 0 ? bpfprobe_meta__site(r->meta, i)
+		      : bpfprobe_meta__find_record(r->meta, hdr->record_id);
+	/* The BPF side may let a few more through racing CPUs. */
+	if (i >= 0 && r->limit && r->site_records[i] >= r->limit) {
+		drop_record(r, i);
+		return 0;
 	}
+	if (i >= 0)
+		r->site_records[i]++;
 	r->stats.records++;
 	if (r->fn)
 		return r->fn(r->ctx, site, hdr, data, size);
@@ -254,6 +299,34 @@ static int handle_record(struct bpfprobe_records *r, void *data, size_t size)
 	/* Buffered: the caller flushes once per batch, not per record. */
 	fprintf(r->out, "%s\n", r->line);
 	return 0;
+}
+
+/*
+ * The ring's consumer page (offset 0) and producer page (one page in), each
+ * starting with its position, mapped read-only as libbpf maps them: the
+ * drain compares them to tell an empty ring. Without them (an old kernel),
+ * the drain stops at the first empty read.
+ */
+static void map_positions(struct bpfprobe_records *r, int fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *cons, *prod;
+
+	cons = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	if (cons == MAP_FAILED) {
+		pr_debug("cannot map the consumer page of '%s': %s\n",
+			 BPFPROBE_RECORDS_MAP, strerror(errno));
+		return;
+	}
+	prod = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, page);
+	if (prod == MAP_FAILED) {
+		pr_debug("cannot map the producer page of '%s': %s\n",
+			 BPFPROBE_RECORDS_MAP, strerror(errno));
+		munmap(cons, page);
+		return;
+	}
+	r->cons_pos = cons;
+	r->prod_pos = prod;
 }
 
 struct bpfprobe_records *
@@ -291,18 +364,21 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 	r->flags = OPTS_GET(opts, flags, 0);
 	r->pid = OPTS_GET(opts, pid, 0);
 	r->limit = OPTS_GET(opts, limit, 0);
+	r->count_only = OPTS_GET(opts, mode, 0) == BPFPROBE_SITE_COUNT;
 	r->self = getpid();
 	r->site_records = calloc(bpfprobe_meta__site_cnt(meta) + 1,
 				 sizeof(*r->site_records));
+	r->site_dropped = calloc(bpfprobe_meta__site_cnt(meta) + 1,
+				 sizeof(*r->site_dropped));
+	r->site_unread = calloc(bpfprobe_meta__site_cnt(meta) + 1,
+				sizeof(*r->site_unread));
 	r->hist_arg = calloc(bpfprobe_meta__site_cnt(meta) + 1, sizeof(*r->hist_arg));
 	r->lost_fd = -1;
 	r->line_sz = 512;
 	r->line = malloc(r->line_sz);
-	if (!r->line || !r->site_records || !r->hist_arg) {
-		free(r->line);
-		free(r->site_records);
-		free(r->hist_arg);
-		free(r);
+	if (!r->line || !r->site_records || !r->site_dropped || !r->site_unread ||
+	    !r->hist_arg) {
+		bpfprobe_records__free(r);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -311,13 +387,11 @@ bpfprobe_records__new(struct bpf_object *obj, const struct bpfprobe_meta *meta,
 		err = errno;
 		pr_warn("cannot open ring buffer '%s': %s (is the object loaded?)\n",
 			BPFPROBE_RECORDS_MAP, strerror(err));
-		free(r->site_records);
-		free(r->hist_arg);
-		free(r->line);
-		free(r);
+		bpfprobe_records__free(r);
 		errno = err;
 		return NULL;
 	}
+	map_positions(r, bpf_map__fd(map));
 	map = bpf_object__find_map_by_name(obj, BPFPROBE_LOST_MAP);
 	if (map && (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY ||
 		    bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY) &&
@@ -347,6 +421,103 @@ static int batch_result(struct bpfprobe_records *r, int ret)
 	return ret;
 }
 
+long long bpfprobe_records__pending(const struct bpfprobe_records *r)
+{
+	if (!r)
+		return -EINVAL;
+	if (!r->cons_pos || !r->prod_pos)
+		return -EOPNOTSUPP;
+	return (long long)(__atomic_load_n(r->prod_pos, __ATOMIC_ACQUIRE) -
+			   __atomic_load_n(r->cons_pos, __ATOMIC_ACQUIRE));
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Every hit the BPF side counted has reached a counter of its site: none
+ * is between its count and its record (a program still running on another
+ * CPU). Sites without BPF counters cannot tell, and do not hold the drain.
+ */
+static bool sites_settled(const struct bpfprobe_records *r)
+{
+	if (r->count_only)
+		return true;
+	for (size_t i = 0; r->sites_fd >= 0 && i < bpfprobe_meta__site_cnt(r->meta); i++) {
+		struct bpfprobe_site_stats st;
+
+		if (bpfprobe_records__site_stats(r, bpfprobe_meta__site(r->meta, i), &st) ||
+		    !st.counted)
+			continue;
+		if (st.records + st.lost + st.dropped + st.filtered < st.hits)
+			return false;
+	}
+	return true;
+}
+
+/* One step of the drain: consume a batch; true when there may be more. */
+static bool drain_step(struct bpfprobe_records *r, int *err)
+{
+	long long left;
+	int n = bpfprobe_records__consume(r);
+
+	if (n < 0) {
+		*err = n;
+		return false;
+	}
+	left = bpfprobe_records__pending(r);
+	if (left > 0 || (left < 0 && n > 0))
+		return true;
+	/* Empty: done once no hit is still on its way to the ring. */
+	return !sites_settled(r);
+}
+
+int bpfprobe_records__drain(struct bpfprobe_records *r, int timeout_ms)
+{
+	long long until;
+	int err = 0;
+	bool more = true;
+
+	if (!r || timeout_ms < 0)
+		return -EINVAL;
+	until = now_ms() + timeout_ms;
+	while (more && !err && now_ms() < until) {
+		long long before = bpfprobe_records__pending(r);
+
+		more = drain_step(r, &err);
+		/* A record being written (or a hit on its way): wait for it. */
+		if (more && before == bpfprobe_records__pending(r)) {
+			struct timespec ms = { 0, 1000000 };
+
+			nanosleep(&ms, NULL);
+		}
+	}
+	if (err)
+		return err;
+	/* Out of time: what the ring still holds is counted, not decoded. */
+	r->discard = true;
+	until = now_ms() + timeout_ms;
+	while (more && !err && now_ms() < until && bpfprobe_records__pending(r) != 0) {
+		int n = bpfprobe_records__consume(r);
+
+		if (n < 0)
+			err = n;
+		else if (!n)
+			break; /* a record still being written */
+	}
+	r->discard = false;
+	if (err)
+		return err;
+	if (bpfprobe_records__pending(r) > 0 || !sites_settled(r))
+		return -EINPROGRESS;
+	return 0;
+}
+
 int bpfprobe_records__poll(struct bpfprobe_records *r, int timeout_ms)
 {
 	return r ? batch_result(r, ring_buffer__poll(r->rb, timeout_ms)) : -EINVAL;
@@ -370,6 +541,7 @@ int bpfprobe_records__stats(const struct bpfprobe_records *r,
 	if (!r || !stats)
 		return -EINVAL;
 	*stats = r->stats;
+	stats->filtered = 0;
 	stats->lost = 0;
 	stats->lost_counted = false;
 	/* Sites with an entry in BPFPROBE_SITES_MAP count their own losses. */
@@ -425,10 +597,14 @@ int bpfprobe_records__site_stats(const struct bpfprobe_records *r,
 		return -ENOENT;
 	memset(st, 0, sizeof(*st));
 	st->records = r->site_records[i];
+	st->dropped = r->site_dropped[i];
+	st->unread = r->site_unread[i];
 	key = site->record_id;
 	if (r->sites_fd >= 0 && !bpf_map_lookup_elem(r->sites_fd, &key, &ctl)) {
 		st->hits = ctl.hits;
 		st->lost = ctl.lost;
+		/* No BPF-side condition rejects a hit yet (issue 24 adds them). */
+		st->filtered = 0;
 		st->counted = true;
 	}
 	return 0;
@@ -460,9 +636,17 @@ int bpfprobe_records__site_hist(const struct bpfprobe_records *r,
 
 void bpfprobe_records__free(struct bpfprobe_records *r)
 {
+	long page = sysconf(_SC_PAGESIZE);
+
 	if (!r)
 		return;
+	if (r->cons_pos)
+		munmap((void *)r->cons_pos, page);
+	if (r->prod_pos)
+		munmap((void *)r->prod_pos, page);
 	free(r->site_records);
+	free(r->site_dropped);
+	free(r->site_unread);
 	free(r->hist_arg);
 	ring_buffer__free(r->rb);
 	free(r->line);

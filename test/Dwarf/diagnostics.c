@@ -12,7 +12,7 @@
 
 // expected-error-re@+1 {{no function 'handl' in {{.*}}/srv; did you mean 'handle'?}}
 BPF_PROBE_RECORD_NAMED(a1, "uprobe/" BIN ":handl(req->id)");
-// expected-error@+1 {{no variable 'rq' at handle+0x0; did you mean 'req'? (visible here: c, counter, req, sc, total)}}
+// expected-error@+1 {{no variable 'rq' at handle+0x0; did you mean 'req'? (visible here: c, req, sc, total; 1 global not listed: '@name' reads one)}}
 BPF_PROBE_RECORD_NAMED(a2, "uprobe/" BIN ":handle(rq->id)");
 // expected-error@+1 {{'struct req' has no member 'idd'; did you mean 'id'? (members: a, b, hdr, id, items, path)}}
 BPF_PROBE_RECORD_NAMED(a3, "uprobe/" BIN ":handle(req->idd)");
@@ -28,7 +28,7 @@ BPF_PROBE_RECORD_NAMED(a7, "uprobe/" BIN ":handle+3(req->id)");
 BPF_PROBE_RECORD_NAMED(a8, "uprobe/" BIN ":handle(sc)");
 // expected-error-re@+1 {{'i' is not in scope at handle+0x0; its block covers {{.*}} of handle}}
 BPF_PROBE_RECORD_NAMED(a9, "uprobe/" BIN ":handle(i)");
-// expected-error@+1 {{no global 'nosuch' at handle+0x0 (visible here: counter)}}
+// expected-error@+1 {{no global 'nosuch' at handle+0x0 (globals here: counter)}}
 BPF_PROBE_RECORD_NAMED(a10, "uprobe/" BIN ":handle(@nosuch)");
 // expected-error@+1 {{no code for srv.c:2; nearest lines with code: }}
 BPF_PROBE_RECORD_NAMED(a11, "uprobe/" BIN ":srv.c:2(counter)");

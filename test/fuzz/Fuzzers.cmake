@@ -7,11 +7,11 @@
 # compiler without instrumentation).
 #
 #   ninja -C build bpfprobe-plan-fuzzer bpfprobe-dwarf-fuzzer bpfprobe-record-fuzzer
-#   utils/fuzz-campaign.sh plan|dwarf|record [SEEDS] [RUNS]   mutation campaigns
+#   utils/fuzz-campaign.sh plan|dwarf|record|tracepage [SEEDS] [RUNS]   campaigns
 #
-# test/Pass/plan-fuzz.test, test/Dwarf/dwarf-fuzz.test and
-# test/Runtime/record-fuzz.test replay their corpora (and regress-dwarf),
-# each input once, when they were built.
+# test/Pass/plan-fuzz.test, test/Dwarf/dwarf-fuzz.test,
+# test/Runtime/record-fuzz.test and test/Runtime/tracepage-fuzz.test replay
+# their corpora (and regress-dwarf), each input once, when they were built.
 
 set(fz_cc ${LLVM_TOOLS_BINARY_DIR}/clang)
 set(fz_cxx ${LLVM_TOOLS_BINARY_DIR}/clang++)
@@ -118,6 +118,21 @@ add_custom_command(OUTPUT ${out}
   VERBATIM)
 add_custom_target(bpfprobe-record-fuzzer ALL DEPENDS ${out})
 list(APPEND BPFPROBE_NEW_FUZZERS bpfprobe-record-fuzzer)
+
+# The trace-page parser: one source, no libbpf.
+set(out ${PROJECT_BINARY_DIR}/bin/bpfprobe-tracepage-fuzzer)
+set(tp_sources
+  ${CMAKE_CURRENT_LIST_DIR}/tracepage-fuzzer.c
+  ${PROJECT_SOURCE_DIR}/lib/Runtime/TracePage.c)
+add_custom_command(OUTPUT ${out}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/bin
+  COMMAND ${fz_cc} -std=gnu11 ${fz_flags} ${fz_link_flags} ${rec_includes}
+    ${tp_sources} -o ${out}
+  DEPENDS ${tp_sources} ${PROJECT_SOURCE_DIR}/lib/Runtime/Internal.h
+  COMMENT "Building libFuzzer target bpfprobe-tracepage-fuzzer"
+  VERBATIM)
+add_custom_target(bpfprobe-tracepage-fuzzer ALL DEPENDS ${out})
+list(APPEND BPFPROBE_NEW_FUZZERS bpfprobe-tracepage-fuzzer)
 
 if(TARGET check-bpfprobe)
   add_dependencies(check-bpfprobe ${BPFPROBE_NEW_FUZZERS})

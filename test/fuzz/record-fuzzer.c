@@ -120,6 +120,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.flags = mode & 1 ? BPFPROBE_FMT_JSON : 0;
 	r.fn = mode & 2 ? check_site : NULL;
 	r.pid = mode & 4 ? 7 : 0;
+	/* The end-of-run drain's undecoded counting, and per-site counts. */
+	r.discard = mode & 8;
+	if (mode & 16) {
+		size_t n = bpfprobe_meta__site_cnt(meta) + 1;
+
+		r.site_records = calloc(n, sizeof(*r.site_records));
+		r.site_dropped = calloc(n, sizeof(*r.site_dropped));
+		r.site_unread = calloc(n, sizeof(*r.site_unread));
+		if (!r.site_records || !r.site_dropped || !r.site_unread)
+			abort();
+	}
 	r.line = malloc(4);
 	r.line_sz = r.line ? 4 : 0;
 	while (size >= 2) {
@@ -138,15 +149,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(rec, data, len);
 		if (on_record(&r, rec, len) < 0)
 			abort();
-		if (r.stats.records + r.stats.malformed + r.stats.filtered !=
-		    before.records + before.malformed + before.filtered + 1)
+		if (r.stats.records + r.stats.malformed + r.stats.dropped !=
+		    before.records + before.malformed + before.dropped + 1)
 			abort(); /* every record is counted exactly once */
+		if (r.stats.unread > r.stats.dropped)
+			abort(); /* unread records are dropped ones */
 		check_snprintf(rec, len, 0);
 		check_snprintf(rec, len, BPFPROBE_FMT_JSON);
 		free(rec);
 		data += len;
 		size -= len;
 	}
+	/* Per site, too: every record of a known site is counted on it once. */
+	if (r.site_records) {
+		__u64 site_sum = 0;
+
+		for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++)
+			site_sum += r.site_records[i] + r.site_dropped[i];
+		if (site_sum > r.stats.records + r.stats.malformed + r.stats.dropped)
+			abort();
+	}
+	free(r.site_records);
+	free(r.site_dropped);
+	free(r.site_unread);
 	free(r.line);
 	return 0;
 }

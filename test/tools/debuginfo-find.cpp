@@ -3,7 +3,7 @@
 /// \file
 /// usage: bpfprobe-debuginfo-find [--root DIR] [--debuginfo PATH]
 ///            [--no-debuginfod] [--debuginfod-client PROG]
-///            [--kernel [--sysfs DIR] [--release R]]
+///            [--debuginfod-cache DIR] [--kernel [--sysfs DIR] [--release R]]
 ///            [--symbol NAME]... [--addr ADDR]... TARGET
 ///
 /// Calls findDebugInfo() for TARGET (a binary path; with --kernel "" or
@@ -24,7 +24,8 @@ using namespace bpfprobe;
 
 static int usage() {
   errs() << "usage: bpfprobe-debuginfo-find [--root DIR] [--debuginfo PATH] "
-            "[--no-debuginfod] [--debuginfod-client PROG] [--kernel [--sysfs "
+            "[--no-debuginfod] [--debuginfod-client PROG] [--debuginfod-cache "
+            "DIR] [--kernel [--sysfs "
             "DIR] [--release R]] [--symbol NAME]... [--addr ADDR]... "
             "TARGET\n";
   return 2;
@@ -49,7 +50,8 @@ int main(int Argc, char **Argv) {
     } else if (Arg == "--kernel") {
       Kernel = true;
     } else if (Arg == "--root" || Arg == "--debuginfo" ||
-               Arg == "--debuginfod-client" || Arg == "--sysfs" ||
+               Arg == "--debuginfod-client" || Arg == "--debuginfod-cache" ||
+               Arg == "--sysfs" ||
                Arg == "--release" || Arg == "--symbol" || Arg == "--addr") {
       if (!(V = Value()))
         return usage();
@@ -59,6 +61,8 @@ int main(int Argc, char **Argv) {
         Opts.ExplicitPath = *V;
       else if (Arg == "--debuginfod-client")
         Opts.DebuginfodClient = *V;
+      else if (Arg == "--debuginfod-cache")
+        Opts.DebuginfodCache = *V;
       else if (Arg == "--sysfs")
         Opts.SysfsRoot = *V;
       else if (Arg == "--release")

@@ -21,7 +21,9 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "clang-${LLVM_VERSION_MAJOR}, libclang-cpp${LLVM_VERSION_MAJOR}, libllvm${LLVM_VERSION_MAJOR}, libbpf1 (>= 1:1.1), libelf1, libc6")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bpftool, libbpf-dev, linux-libc-dev")
+  "clang-${LLVM_VERSION_MAJOR}, libclang-cpp${LLVM_VERSION_MAJOR}, libllvm${LLVM_VERSION_MAJOR}, libbpf1 (>= 1:1.1), libelf1, libc6, libbpf-dev, linux-libc-dev")
+# bpfprobe-run -e compiles a program that includes <bpf/bpf_helpers.h> and
+# <linux/ptrace.h>: libbpf-dev and linux-libc-dev are needed at run time.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "bpftool")
 set(CPACK_STRIP_FILES OFF)
 include(CPack)
