@@ -379,18 +379,18 @@ static char *arg_label(const struct bpfprobe_site *site, size_t i)
 	return strndup(a->text, len);
 }
 
-/* "int, int": the second is "int#2", the third "int#3". */
+/* "int, int": the second is "int#2", the third "int#3" (labels only
+ * differing in a ':type' the label leaves out: "s", "s#2"). */
 static int unique_arg_labels(struct bpfprobe_site *site)
 {
 	char **labels = (char **)site->arg_labels;
 
-	for (size_t i = 1; i < site->arg_cnt; i++) {
+	for (size_t i = site->arg_cnt; i-- > 1;) {
 		size_t same = 1;
 		char *l;
 
 		for (size_t j = 0; j < i; j++)
-			same += !strcmp(site->args[j].text, site->args[i].text) &&
-				!strncmp(labels[j], labels[i], strlen(labels[i]));
+			same += !strcmp(labels[j], labels[i]);
 		if (same == 1)
 			continue;
 		if (asprintf(&l, "%s#%zu", labels[i], same) < 0)
