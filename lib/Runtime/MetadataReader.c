@@ -243,7 +243,8 @@ const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_uname(const char *mac
 enum {
 	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
 	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID,
-	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_CNT
+	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_DISPATCHER,
+	K_COOKIE, K_CNT
 };
 
 static const struct {
@@ -268,6 +269,8 @@ static const struct {
 	[K_ENTRY_PROGRAM] = { BPFPROBE_KEY_ENTRY_PROGRAM, false },
 	[K_ENTRY_OF] = { BPFPROBE_KEY_ENTRY_OF, false },
 	[K_SESSION_PROGRAM] = { BPFPROBE_KEY_SESSION_PROGRAM, false },
+	[K_DISPATCHER] = { BPFPROBE_KEY_DISPATCHER, false },
+	[K_COOKIE] = { BPFPROBE_KEY_COOKIE, false },
 };
 
 struct record_builder {
@@ -482,6 +485,25 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 				       v[K_RECORD_ID]);
 		site->record_id = (__u32)id;
 		site->has_record_id = true;
+	}
+	/* A copy sharing a program: both keys, on a uprobe or uretprobe
+	 * without entry values (plugin/SiteDispatch.cpp). */
+	if (!v[K_DISPATCHER] != !v[K_COOKIE])
+		return corrupt(pos, "'%s' without '%s'; a shared program's site needs both",
+			       v[K_DISPATCHER] ? BPFPROBE_KEY_DISPATCHER : BPFPROBE_KEY_COOKIE,
+			       v[K_DISPATCHER] ? BPFPROBE_KEY_COOKIE : BPFPROBE_KEY_DISPATCHER);
+	if (v[K_DISPATCHER]) {
+		if (!*v[K_DISPATCHER])
+			return corrupt(at(pos, rb, K_DISPATCHER), "'%s' is empty",
+				       BPFPROBE_KEY_DISPATCHER);
+		if ((site->kind != BPFPROBE_UPROBE && site->kind != BPFPROBE_URETPROBE) ||
+		    site->entry_program || site->entry_of || site->session_program)
+			return corrupt(at(pos, rb, K_DISPATCHER), "%s site '%s' names a dispatcher; only uprobe and uretprobe sites without entry values share one",
+				       v[K_KIND], site->program);
+		if ((err = parse_u64(at(pos, rb, K_COOKIE), "cookie", v[K_COOKIE], 10,
+				     &site->cookie)))
+			return err;
+		site->dispatcher = v[K_DISPATCHER];
 	}
 	if (!is_hex(site->build_id) || strlen(site->build_id) % 2)
 		return corrupt(at(pos, rb, K_BUILD_ID), "'build_id' must be an even number of hex digits, found '%s'",
