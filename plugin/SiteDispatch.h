@@ -27,7 +27,7 @@ namespace bpfprobe {
 /// At most this many sites share one dispatcher: each site is a static
 /// subprogram of it, and the kernel allows 256 subprograms per program
 /// (BPF_MAX_SUBPROGS), the dispatcher included.
-constexpr unsigned MaxSitesPerDispatcher = 250;
+constexpr unsigned MaxSitesPerDispatcher = 32;
 
 /// Can \p Site share a program with its copies? A uprobe or uretprobe
 /// without entry values (their entry programs and session programs keep

@@ -609,14 +609,13 @@ void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att)
 {
 	if (!att)
 		return;
-	for (size_t i = 0; i < att->multi_cnt; i++)
-		close(att->multi_fds[i]);
-	free(att->multi_fds);
 	for (size_t i = 0; i < att->session_cnt; i++)
 		close(att->session_fds[i]);
 	free(att->session_fds);
-	for (size_t i = 0; i < att->link_cnt; i++)
-		bpf_link__destroy(att->links[i]);
+	/* All at once: each waits for a grace period (MultiAttach.c). */
+	bpfprobe_detach_all(att->links, att->link_cnt, att->multi_fds,
+			    att->multi_cnt);
+	free(att->multi_fds);
 	free(att->links);
 	free(att->site_err);
 	bpfprobe_meta__free(att->own_meta);

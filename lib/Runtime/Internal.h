@@ -159,6 +159,14 @@ struct bpfprobe_multi_site {
  * \p cnt), their count to \p fd_cnt; a site of a link that failed gets its
  * -errno in \p errs (parallel to \p sites), reported once per link.
  */
+/**
+ * Destroys \p links and closes the link descriptors \p fds, from several
+ * threads: each detach waits for an RCU grace period, and waits that run
+ * at once share one.
+ */
+BPFPROBE_HIDDEN void bpfprobe_detach_all(struct bpf_link **links,
+					 size_t link_cnt, int *fds,
+					 size_t fd_cnt);
 BPFPROBE_HIDDEN void bpfprobe_multi_attach(struct bpfprobe_multi_site *sites,
 					   size_t cnt, int pid, int *fds,
 					   size_t *fd_cnt, int *errs);
