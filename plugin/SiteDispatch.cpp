@@ -39,8 +39,9 @@
 /// call is never sunk into an indirect call. The verifier walks each
 /// static subprogram in its caller's state, once per call, so a
 /// dispatcher costs the sum of its copies plus a binary search on the
-/// cookie; the kernel's limit of 256 subprograms per program bounds a
-/// dispatcher's copies (MaxSitesPerDispatcher); more copies make more
+/// cookie. A dispatcher takes at most MaxSitesPerDispatcher copies (the
+/// kernel's limit of 256 subprograms per program, and load time, which
+/// grows with the square of a program's size); more copies make more
 /// dispatchers, one link each.
 ///
 /// Left alone: sites with `@entry(...)` values (their entry program, return

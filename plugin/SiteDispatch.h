@@ -24,9 +24,12 @@ class Module;
 
 namespace bpfprobe {
 
-/// At most this many sites share one dispatcher: each site is a static
+/// At most this many sites share one dispatcher. Each site is a static
 /// subprogram of it, and the kernel allows 256 subprograms per program
-/// (BPF_MAX_SUBPROGS), the dispatcher included.
+/// (BPF_MAX_SUBPROGS); and the verifier's rewrites (helper inlining, dead
+/// code removal) each move the whole program, so loading costs grow with
+/// the square of its size: 1,000 copies loaded in 0.86 s as 4 programs of
+/// 250 and in 0.28 s as 32 programs of 32, whose 32 links attach in 19 ms.
 constexpr unsigned MaxSitesPerDispatcher = 32;
 
 /// Can \p Site share a program with its copies? A uprobe or uretprobe

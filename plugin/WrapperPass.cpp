@@ -1217,9 +1217,11 @@ private:
 /// A DISubprogram for the wrapper: `int name(struct pt_regs *ctx)`, so the
 /// BTF func info of the program has a prototype with a named argument.
 /// With \p CtxTag (a site's static subprogram in a dispatcher,
-/// SiteDispatch.cpp), `ctx` carries `btf_decl_tag("arg:ctx")`: the verifier
-/// checks a subprogram's arguments by their BTF (Linux 6.8+), and `void *`
-/// or a struct it does not know is no context pointer without the tag.
+/// SiteDispatch.cpp) the function is static in BTF too, so the verifier
+/// walks it in its caller's state (a global one is checked alone, by its
+/// BTF prototype, and `void *ctx` is no context there before Linux 6.8),
+/// and `ctx` carries `btf_decl_tag("arg:ctx")` for kernels that check a
+/// static subprogram's arguments by BTF as well.
 void attachDebugInfo(Module &M, Function &Body, Function &Wrapper,
                      bool CtxTag = false) {
   DISubprogram *SP = Body.getSubprogram();
@@ -1235,7 +1237,8 @@ void attachDebugInfo(Module &M, Function &Body, Function &Wrapper,
       SP->getFile(), Wrapper.getName(), StringRef(), SP->getFile(),
       SP->getLine(), FT, SP->getScopeLine(),
       DINode::FlagPrototyped | DINode::FlagAllCallsDescribed,
-      DISubprogram::SPFlagDefinition);
+      CtxTag ? DISubprogram::SPFlagDefinition | DISubprogram::SPFlagLocalToUnit
+             : DISubprogram::SPFlagDefinition);
   DINodeArray Tags;
   if (CtxTag) {
     LLVMContext &C = M.getContext();
