@@ -409,6 +409,10 @@ static int dump_metadata(const char *path)
 		dump_value("spec", s->spec);
 		if (s->has_record_id)
 			printf("  record_id=%u\n", s->record_id);
+		if (s->dispatcher) {
+			dump_value("dispatcher", s->dispatcher);
+			printf("  cookie=%llu\n", (unsigned long long)s->cookie);
+		}
 		dump_value("label", s->label);
 		for (size_t a = 0; a < s->arg_cnt; a++) {
 			printf("  arg[%zu] name=", a);

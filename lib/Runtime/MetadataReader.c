@@ -489,7 +489,8 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 	/* A copy sharing a program: both keys, on a uprobe or uretprobe
 	 * without entry values (plugin/SiteDispatch.cpp). */
 	if (!v[K_DISPATCHER] != !v[K_COOKIE])
-		return corrupt(pos, "'%s' without '%s'; a shared program's site needs both",
+		return corrupt(at(pos, rb, v[K_DISPATCHER] ? K_DISPATCHER : K_COOKIE),
+			       "'%s' without '%s'; a shared program's site needs both",
 			       v[K_DISPATCHER] ? BPFPROBE_KEY_DISPATCHER : BPFPROBE_KEY_COOKIE,
 			       v[K_DISPATCHER] ? BPFPROBE_KEY_COOKIE : BPFPROBE_KEY_DISPATCHER);
 	if (v[K_DISPATCHER]) {
