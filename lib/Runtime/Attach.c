@@ -777,9 +777,8 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			}
 			continue;
 		}
-		/* A shared program's copy: into its uprobe_multi link, below. */
-		if (c.plans[i].site->dispatcher && !c.dry_run &&
-		    bpfprobe_uses_multi(c.plans[i].prog)) {
+		/* A program loaded for uprobe_multi: into its link, below. */
+		if (!c.dry_run && bpfprobe_uses_multi(c.plans[i].prog)) {
 			done[i] = true;
 			multi[multi_n++] = (struct bpfprobe_multi_site){
 				.site = i, .prog = c.plans[i].prog,

@@ -129,9 +129,10 @@ struct link_create_attr {
 /* ---- Shared programs: uprobe_multi links (MultiAttach.c) ---- */
 
 /**
- * Before loading: every dispatcher program (sites with a cookie) is loaded
- * as a uprobe_multi program when \p mode says multi, or auto and the
- * kernel has uprobe_multi links; as a plain uprobe program otherwise. The
+ * Before loading: every uprobe or uretprobe program (a dispatcher of
+ * shared copies, or a site's own; not an @entry pair's) is loaded as a
+ * uprobe_multi program when \p mode says multi, or auto and the kernel
+ * has uprobe_multi links; as a plain uprobe program otherwise. The
  * choice stays with the program (its expected attach type). -EOPNOTSUPP:
  * multi asked for on a kernel without it.
  */
