@@ -640,6 +640,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	size_t n;
 	int first_err = 0, err, *multi_errs = NULL;
 	struct bpfprobe_multi_site *multi = NULL;
+	struct bpfprobe_prog_cache prog_cache = { 0 };
 	size_t multi_n = 0;
 	bool partial, *done = NULL;
 
@@ -715,8 +716,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 		err = 0;
 		if (*arch_mismatch(s, un.machine, why, sizeof(why))) {
 			err = refuse(&c, s, false, NULL, -ENOEXEC, "%s", why);
-		} else if (obj && !(p->prog = bpf_object__find_program_by_name(
-					    obj, s->dispatcher ? s->dispatcher : s->program))) {
+		} else if (obj && !(p->prog = bpfprobe_site_program(obj, s, &prog_cache))) {
 			err = refuse(&c, s, false, NULL, -ENOENT,
 				     "program '%s' named by the .bpfprobe metadata is not in the BPF object '%s'",
 				     s->dispatcher ? s->dispatcher : s->program,

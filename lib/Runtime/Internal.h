@@ -139,6 +139,17 @@ struct link_create_attr {
 BPFPROBE_HIDDEN int bpfprobe_choose_attach(struct bpf_object *obj,
 					   const struct bpfprobe_meta *meta,
 					   enum bpfprobe_attach_mode mode);
+/** The last program looked up by name (libbpf's look-up walks every
+ * program and subprogram: with 10,000 copies, once per site was 10^8
+ * steps); consecutive sites mostly share a dispatcher. */
+struct bpfprobe_prog_cache {
+	const char *name;
+	struct bpf_program *prog;
+};
+/** The program site \p s attaches (its dispatcher, or its own). */
+BPFPROBE_HIDDEN struct bpf_program *
+bpfprobe_site_program(struct bpf_object *obj, const struct bpfprobe_site *s,
+		      struct bpfprobe_prog_cache *cache);
 /** Whether the kernel has uprobe_multi links (probed once); \p why says
  * what failed when not. */
 BPFPROBE_HIDDEN bool bpfprobe_has_uprobe_multi(const char **why);

@@ -78,6 +78,19 @@ bool bpfprobe_has_uprobe_multi(const char **why)
 	return has_multi > 0;
 }
 
+struct bpf_program *bpfprobe_site_program(struct bpf_object *obj,
+					  const struct bpfprobe_site *s,
+					  struct bpfprobe_prog_cache *cache)
+{
+	const char *name = s->dispatcher ? s->dispatcher : s->program;
+
+	if (!cache->name || strcmp(cache->name, name)) {
+		cache->name = name;
+		cache->prog = bpf_object__find_program_by_name(obj, name);
+	}
+	return cache->prog;
+}
+
 bool bpfprobe_uses_multi(const struct bpf_program *prog)
 {
 	return prog && bpf_program__fd(prog) >= 0 &&
@@ -88,6 +101,7 @@ int bpfprobe_choose_attach(struct bpf_object *obj,
 			   const struct bpfprobe_meta *meta,
 			   enum bpfprobe_attach_mode mode)
 {
+	struct bpfprobe_prog_cache cache = { 0 };
 	const char *why = "";
 	bool multi = false, asked = false;
 
@@ -103,8 +117,7 @@ int bpfprobe_choose_attach(struct bpf_object *obj,
 		 * uprobe's takes several (25 ms against 115 ms here). */
 		if ((s->kind != BPFPROBE_UPROBE && s->kind != BPFPROBE_URETPROBE) ||
 		    s->entry_program || s->entry_of || s->session_program ||
-		    !(prog = bpf_object__find_program_by_name(
-			      obj, s->dispatcher ? s->dispatcher : s->program)))
+		    !(prog = bpfprobe_site_program(obj, s, &cache)))
 			continue; /* the attach checks report what is missing */
 		if (!asked) {
 			asked = true;
