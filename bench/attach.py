@@ -3,6 +3,7 @@
 
 usage: bench/attach.py [--build DIR] [--sites 1,100,1000,10000]
                        [--single-max N] [--bpftrace-max N] [--runs R]
+                       [--tools multi,single,bpftrace]
 
 One generated target per size N: a line (`sink += x * k`) of a static
 inline function inlined into N functions site_f0..site_f{N-1} (gcc -O2 -g), each
@@ -89,7 +90,9 @@ def run(argv, work, n):
     for p in (start, end):
         if os.path.exists(p):
             os.unlink(p)
-    env = dict(os.environ, BENCH_START=start, BENCH_END=end)
+    # bpftrace refuses more than 512 probes unless told.
+    env = dict(os.environ, BENCH_START=start, BENCH_END=end,
+               BPFTRACE_MAX_PROBES=str(max(512, 2 * n)))
     t0 = time.time_ns()
     p = subprocess.run(argv, cwd=work, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
@@ -115,6 +118,7 @@ def main():
     ap.add_argument("--single-max", type=int, default=1000)
     ap.add_argument("--bpftrace-max", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--tools", default="multi,single,bpftrace")
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
     runner = os.path.abspath(os.path.join(a.build, "bin", "bpfprobe-run"))
@@ -146,6 +150,7 @@ def main():
             tools.append(("single", [runner, "-v", "--attach=single", "-e", SPEC, "--", "./t", "3"]))
         if bpftrace and n <= a.bpftrace_max:
             tools.append(("bpftrace", [bpftrace, "-e", "uprobe:./t:site_f* { @ = count(); }", "-c", "./t 3"]))
+        tools = [t for t in tools if t[0] in a.tools.split(",")]
         for name, argv in tools:
             runs = a.runs if name == "multi" or n <= 100 else 1
             got = []

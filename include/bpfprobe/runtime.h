@@ -505,9 +505,12 @@ struct bpfprobe_load_opts {
 	 */
 	const struct bpfprobe_meta *meta;
 	/**
-	 * With meta: how programs shared by several sites will attach
-	 * (enum bpfprobe_attach_mode); decided here, because a uprobe_multi
-	 * program is loaded as one and cannot attach as a plain uprobe.
+	 * With meta: how uprobe and uretprobe programs (those shared by the
+	 * copies of a site, and a lone site's own; not `@entry(...)` pairs')
+	 * will attach (enum bpfprobe_attach_mode); decided here, because a
+	 * uprobe_multi program is loaded as one and cannot then attach as a
+	 * plain uprobe: attach such an object with bpfprobe_object__attach(),
+	 * or load it with BPFPROBE_ATTACH_SINGLE to attach with libbpf.
 	 */
 	enum bpfprobe_attach_mode attach_mode;
 	size_t :0;
