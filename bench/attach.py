@@ -15,11 +15,11 @@ per size before timing) has N sites. For each size it runs:
             uprobe per copy (the path for kernels before 6.6)
   bpftrace  bpftrace -e 'uprobe:./t:site_f* { @ = count(); }' -c ./t: the same
             addresses (each copy is at site_fI+0), attached one by one
-and prints, median of R runs:
+and prints, median of R runs (without -v: with 10,000 sites libbpf's
+debug lines alone cost seconds; `bpfprobe-run -v` prints its own
+"attached ... in X ms" and "detached in X ms"):
   attach    tool start to the target's main() (the tools start the command
-            once everything is attached); for bpfprobe-run also its own -v
-            figure ("attached ... in X ms": start to attached)
-  detach    bpfprobe-run's -v "detached in X ms"
+            once everything is attached)
   exit      the target's exit to the tool's exit (drain, detach, summary)
   total     tool start to tool exit, minus the target's own run
 and checks that every site gave one record (bpfprobe) or that bpftrace
@@ -145,9 +145,9 @@ def main():
         probe_s = time.time() - t
         print(f"{n} sites: gcc {gcc_s:.1f} s, probe compile (clang + plugin) {probe_s:.1f} s",
               flush=True)
-        tools = [("multi", [runner, "-v", "--attach=multi", "-e", SPEC, "--", "./t", "3"])]
+        tools = [("multi", [runner, "--attach=multi", "-e", SPEC, "--", "./t", "3"])]
         if n <= a.single_max:
-            tools.append(("single", [runner, "-v", "--attach=single", "-e", SPEC, "--", "./t", "3"]))
+            tools.append(("single", [runner, "--attach=single", "-e", SPEC, "--", "./t", "3"]))
         if bpftrace and n <= a.bpftrace_max:
             tools.append(("bpftrace", [bpftrace, "-e", "uprobe:./t:site_f* { @ = count(); }", "-c", "./t 3"]))
         tools = [t for t in tools if t[0] in a.tools.split(",")]
@@ -169,10 +169,9 @@ def main():
             rows.append((n, name, runs, med))
             print(f"  {name:8} " + "  ".join(f"{k} {v:9.1f} ms" for k, v in med.items()),
                   flush=True)
-    print("\nsites  tool      runs   attach(ms)  attached(-v)  detach(-v)  exit(ms)  total(ms)")
+    print("\nsites  tool      runs   attach(ms)  exit(ms)  total(ms)")
     for n, name, runs, m in rows:
         print(f"{n:5}  {name:8}  {runs:4}  {m['attach']:11.1f}  "
-              f"{m.get('attached', float('nan')):12.1f}  {m.get('detach', float('nan')):10.1f}  "
               f"{m['exit']:8.1f}  {m['total']:9.1f}")
     base = {(n, name): m for n, name, _, m in rows}
     for n, name, _, m in rows:
