@@ -17,10 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A recording site's record_id and its index: sorted, the look-up of
+ * every record is a binary search (10,000 sites of a line's copies). */
+struct record_key {
+	__u32 id;
+	size_t idx;
+};
+
 struct bpfprobe_meta {
 	char *text; /* owned copy of the section; strings point into it */
 	struct bpfprobe_site *sites;
 	size_t site_cnt;
+	struct record_key *by_id;
+	size_t by_id_cnt;
 };
 
 const char *bpfprobe_kind__str(enum bpfprobe_kind kind)
@@ -244,7 +253,8 @@ const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_uname(const char *mac
 enum {
 	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
 	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID,
-	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_CNT
+	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_DISPATCHER,
+	K_COOKIE, K_CNT
 };
 
 static const struct {
@@ -269,6 +279,8 @@ static const struct {
 	[K_ENTRY_PROGRAM] = { BPFPROBE_KEY_ENTRY_PROGRAM, false },
 	[K_ENTRY_OF] = { BPFPROBE_KEY_ENTRY_OF, false },
 	[K_SESSION_PROGRAM] = { BPFPROBE_KEY_SESSION_PROGRAM, false },
+	[K_DISPATCHER] = { BPFPROBE_KEY_DISPATCHER, false },
+	[K_COOKIE] = { BPFPROBE_KEY_COOKIE, false },
 };
 
 struct record_builder {
@@ -514,6 +526,26 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 		site->record_id = (__u32)id;
 		site->has_record_id = true;
 	}
+	/* A copy sharing a program: both keys, on a uprobe or uretprobe
+	 * without entry values (plugin/SiteDispatch.cpp). */
+	if (!v[K_DISPATCHER] != !v[K_COOKIE])
+		return corrupt(at(pos, rb, v[K_DISPATCHER] ? K_DISPATCHER : K_COOKIE),
+			       "'%s' without '%s'; a shared program's site needs both",
+			       v[K_DISPATCHER] ? BPFPROBE_KEY_DISPATCHER : BPFPROBE_KEY_COOKIE,
+			       v[K_DISPATCHER] ? BPFPROBE_KEY_COOKIE : BPFPROBE_KEY_DISPATCHER);
+	if (v[K_DISPATCHER]) {
+		if (!*v[K_DISPATCHER])
+			return corrupt(at(pos, rb, K_DISPATCHER), "'%s' is empty",
+				       BPFPROBE_KEY_DISPATCHER);
+		if ((site->kind != BPFPROBE_UPROBE && site->kind != BPFPROBE_URETPROBE) ||
+		    site->entry_program || site->entry_of || site->session_program)
+			return corrupt(at(pos, rb, K_DISPATCHER), "%s site '%s' names a dispatcher; only uprobe and uretprobe sites without entry values share one",
+				       v[K_KIND], site->program);
+		if ((err = parse_u64(at(pos, rb, K_COOKIE), "cookie", v[K_COOKIE], 10,
+				     &site->cookie)))
+			return err;
+		site->dispatcher = v[K_DISPATCHER];
+	}
 	if (!is_hex(site->build_id) || strlen(site->build_id) % 2)
 		return corrupt(at(pos, rb, K_BUILD_ID), "'build_id' must be an even number of hex digits, found '%s'",
 			       site->build_id);
@@ -594,6 +626,7 @@ void bpfprobe_meta__free(struct bpfprobe_meta *meta)
 	for (size_t i = 0; i < meta->site_cnt; i++)
 		free_site(&meta->sites[i]);
 	free(meta->sites);
+	free(meta->by_id);
 	free(meta->text);
 	free(meta);
 }
@@ -747,21 +780,39 @@ static int parse_record(struct bpfprobe_meta *meta, size_t size, size_t *pos,
 	return 0;
 }
 
-/* A record_id must name one program. */
-static int check_record_ids(const struct bpfprobe_meta *meta)
+static int by_record_id(const void *a, const void *b)
 {
-	for (size_t i = 0; i < meta->site_cnt; i++) {
-		const struct bpfprobe_site *a = &meta->sites[i];
+	const struct record_key *x = a, *y = b;
 
-		for (size_t j = 0; a->has_record_id && j < i; j++) {
-			const struct bpfprobe_site *b = &meta->sites[j];
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
 
-			if (b->has_record_id && b->record_id == a->record_id &&
-			    strcmp(a->program, b->program)) {
-				pr_warn("corrupt .bpfprobe metadata: programs '%s' and '%s' share record_id %u; their records could not be told apart\n",
-					b->program, a->program, a->record_id);
-				return -EBADMSG;
-			}
+/* The record_id index; a record_id must name one program. */
+static int check_record_ids(struct bpfprobe_meta *meta)
+{
+	meta->by_id = calloc(meta->site_cnt + 1, sizeof(*meta->by_id));
+	if (!meta->by_id)
+		return -ENOMEM;
+	for (size_t i = 0; i < meta->site_cnt; i++)
+		if (meta->sites[i].has_record_id)
+			meta->by_id[meta->by_id_cnt++] =
+				(struct record_key){ meta->sites[i].record_id, i };
+	qsort(meta->by_id, meta->by_id_cnt, sizeof(*meta->by_id), by_record_id);
+	for (size_t k = 1, first = 0; k < meta->by_id_cnt; k++) {
+		const struct bpfprobe_site *a, *b;
+
+		if (meta->by_id[k].id != meta->by_id[first].id) {
+			first = k;
+			continue;
+		}
+		b = &meta->sites[meta->by_id[first].idx];
+		a = &meta->sites[meta->by_id[k].idx];
+		if (strcmp(a->program, b->program)) {
+			pr_warn("corrupt .bpfprobe metadata: programs '%s' and '%s' share record_id %u; their records could not be told apart\n",
+				b->program, a->program, a->record_id);
+			return -EBADMSG;
 		}
 	}
 	return 0;
@@ -848,10 +899,19 @@ const struct bpfprobe_site *bpfprobe_meta__site(const struct bpfprobe_meta *meta
 const struct bpfprobe_site *
 bpfprobe_meta__find_record(const struct bpfprobe_meta *meta, __u32 record_id)
 {
-	for (size_t i = 0; meta && i < meta->site_cnt; i++)
-		if (meta->sites[i].has_record_id &&
-		    meta->sites[i].record_id == record_id)
-			return &meta->sites[i];
+	size_t lo = 0, hi = meta ? meta->by_id_cnt : 0;
+
+	/* The first site with that id. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (meta->by_id[mid].id < record_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (meta && lo < meta->by_id_cnt && meta->by_id[lo].id == record_id)
+		return &meta->sites[meta->by_id[lo].idx];
 	errno = ENOENT;
 	return NULL;
 }
