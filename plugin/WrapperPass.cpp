@@ -48,12 +48,14 @@
 #include "CoreRelocation.h"
 #include "EntryPairing.h"
 #include "IRCompat.h"
+#include "SiteDispatch.h"
 #include "Plan/FetchPlan.h"
 #include "Plan/Metadata.h"
 #include "Target/ArchABI.h"
 #include "bpfprobe/metadata.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -1273,7 +1275,14 @@ private:
 
 /// A DISubprogram for the wrapper: `int name(struct pt_regs *ctx)`, so the
 /// BTF func info of the program has a prototype with a named argument.
-void attachDebugInfo(Module &M, Function &Body, Function &Wrapper) {
+/// With \p CtxTag (a site's static subprogram in a dispatcher,
+/// SiteDispatch.cpp) the function is static in BTF too, so the verifier
+/// walks it in its caller's state (a global one is checked alone, by its
+/// BTF prototype, and `void *ctx` is no context there before Linux 6.8),
+/// and `ctx` carries `btf_decl_tag("arg:ctx")` for kernels that check a
+/// static subprogram's arguments by BTF as well.
+void attachDebugInfo(Module &M, Function &Body, Function &Wrapper,
+                     bool CtxTag = false) {
   DISubprogram *SP = Body.getSubprogram();
   if (!SP)
     return;
@@ -1287,9 +1296,17 @@ void attachDebugInfo(Module &M, Function &Body, Function &Wrapper) {
       SP->getFile(), Wrapper.getName(), StringRef(), SP->getFile(),
       SP->getLine(), FT, SP->getScopeLine(),
       DINode::FlagPrototyped | DINode::FlagAllCallsDescribed,
-      DISubprogram::SPFlagDefinition);
+      CtxTag ? DISubprogram::SPFlagDefinition | DISubprogram::SPFlagLocalToUnit
+             : DISubprogram::SPFlagDefinition);
+  DINodeArray Tags;
+  if (CtxTag) {
+    LLVMContext &C = M.getContext();
+    Tags = DIB.getOrCreateArray({MDNode::get(
+        C, {MDString::get(C, "btf_decl_tag"), MDString::get(C, "arg:ctx")})});
+  }
   DIB.createParameterVariable(WSP, "ctx", 1, SP->getFile(), SP->getLine(),
-                              CtxTy, /*AlwaysPreserve=*/true);
+                              CtxTy, /*AlwaysPreserve=*/true,
+                              DINode::FlagZero, Tags);
   Wrapper.setSubprogram(WSP);
   // Only this subprogram: DIBuilder::finalize() would reset the lists of
   // the compile unit the front end filled.
@@ -1447,6 +1464,11 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
     F.addFnAttr(Attribute::AlwaysInline);
     dropFromUsedLists(M, &F);
 
+    // Copies of one site share a program (SiteDispatch.cpp): each copy's
+    // code becomes a static subprogram, called by cookie.
+    assignDispatchers(AB.Sites);
+    MapVector<StringRef, std::pair<StringRef, SmallVector<Function *, 8>>>
+        Dispatchers;
     for (const SitePlan &Site : AB.Sites) {
       const ArchABI *ABI = lookupArch(Site.Arch);
       if (!ABI) {
@@ -1463,15 +1485,30 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
       FunctionType *WT = FunctionType::get(
           RetTy, {PointerType::getUnqual(M.getContext())}, false);
       auto MakeWrapper = [&](const SitePlan &S) {
-        Function *W = Function::Create(WT, GlobalValue::ExternalLinkage,
-                                       S.Program, M);
-        W->setSection(S.Section);
+        bool Shared = !S.Dispatcher.empty();
+        Function *W = Function::Create(
+            WT, Shared ? GlobalValue::InternalLinkage
+                       : GlobalValue::ExternalLinkage,
+            S.Program, M);
+        if (!Shared)
+          W->setSection(S.Section);
         // Target and frame attributes of the body, not its inlining ones.
         W->setAttributes(AttributeList::get(
             M.getContext(), AttributeList::FunctionIndex,
             AttrBuilder(M.getContext(), F.getAttributes().getFnAttrs())));
         W->removeFnAttr(Attribute::AlwaysInline);
-        attachDebugInfo(M, F, *W);
+        attachDebugInfo(M, F, *W, /*CtxTag=*/Shared);
+        if (Shared) {
+          W->addFnAttr(Attribute::NoInline);
+          auto &D = Dispatchers[S.Dispatcher];
+          if (D.second.empty())
+            D.first = S.Section;
+          D.second.push_back(W);
+        }
+        // Used (for a shared copy too: interprocedural constant
+        // propagation would otherwise take its constant result into the
+        // dispatcher and leave R0 unset at its exit, which the verifier
+        // refuses).
         Wrappers.push_back(W);
         Meta += formatMetadataRecord(S, *ABI);
         return W;
@@ -1539,6 +1576,14 @@ PreservedAnalyses WrapperPass::run(Module &M, ModuleAnalysisManager &) {
         SR.setSession();
         SR.buildAt(SW, AtReturn);
       }
+    }
+    for (auto &[Name, D] : Dispatchers) {
+      if (M.getFunction(Name)) {
+        diagnose(M, "cannot create probe program '" + Name +
+                        "': the name is taken");
+        continue;
+      }
+      Wrappers.push_back(buildDispatcher(M, Name, D.first, D.second, F));
     }
   }
 

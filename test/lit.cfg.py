@@ -111,11 +111,17 @@ def has_btf_name(name):
 
 if "bpf-uprobe" in config.available_features and has_btf_name("BPF_TRACE_UPROBE_SESSION"):
     config.available_features.add("uprobe-session")
-if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-spec-fuzzer")):
-    config.available_features.add("spec-fuzzer")
-for fuzzer in ("plan", "dwarf", "record", "tracepage"):  # test/fuzz/Fuzzers.cmake
-    if os.path.exists(os.path.join(config.bpfprobe_bin_dir, "bpfprobe-%s-fuzzer" % fuzzer)):
+# The libFuzzer targets (test/fuzz, -DBPFPROBE_FUZZERS=ON): each replays
+# its corpus in a test that REQUIRES <name>-fuzzer. Binaries left in bin/ by
+# an earlier configuration with the fuzzers on do not count.
+fuzzers_built = getattr(config, "bpfprobe_fuzzers", "0") == "1"
+fuzzers_missing = []
+for fuzzer in ("spec", "plan", "dwarf", "record", "tracepage", "metadata"):
+    binary = os.path.join(config.bpfprobe_bin_dir, "bpfprobe-%s-fuzzer" % fuzzer)
+    if fuzzers_built and os.path.exists(binary):
         config.available_features.add("%s-fuzzer" % fuzzer)
+    else:
+        fuzzers_missing.append("bpfprobe-%s-fuzzer" % fuzzer)
 
 # Root that can act as an unprivileged user (setpriv, util-linux): the
 # security tests (test/Security) prepare each attack as uid 65534 and run
@@ -131,12 +137,30 @@ lit_config.note("bpf-uprobe %s: live uprobe tests %s" % (
      "are SKIPPED (need root, bpf(), the uprobe PMU and /sys/kernel/btf/vmlinux)")))
 if os.environ.get("BPFPROBE_REQUIRE_LIVE") and "bpf-uprobe" not in config.available_features:
     lit_config.fatal("BPFPROBE_REQUIRE_LIVE is set but this machine cannot run live uprobe tests")
+# The same for the fuzz replays: CI builds the fuzzers, and
+# BPFPROBE_REQUIRE_LIVE=1 (everything; not =uprobe) requires them.
+if not fuzzers_built:
+    fuzzers_why = ("the fuzzers are not built: configure with -DBPFPROBE_FUZZERS=ON, "
+                   "or BPFPROBE_FUZZERS=ON utils/bootstrap.sh")
+elif fuzzers_missing:
+    fuzzers_why = ("%s not built (CMake said why: libclang-rt-%s-dev installed?)"
+                   % (", ".join(fuzzers_missing), config.llvm_version_major))
+else:
+    fuzzers_why = ""
+if fuzzers_why:
+    lit_config.note("fuzzers NOT available: the fuzz replay tests are SKIPPED (%s)" % fuzzers_why)
+    if os.environ.get("BPFPROBE_REQUIRE_LIVE") not in (None, "", "uprobe"):
+        lit_config.fatal("BPFPROBE_REQUIRE_LIVE=1 (CI) but the fuzz replay tests "
+                         "cannot run: %s" % fuzzers_why)
+else:
+    lit_config.note("fuzzers available: the fuzz replay tests run (each input once)")
 
 # Kernel probes run in a QEMU guest booting Debian's cloud kernel
 # (utils/kernel-guest.py; the host kernel has no kprobes). The feature holds
-# when qemu, a static busybox, perf and the unpacked kernels are there.
+# when qemu, a static busybox, perf and the kernels pinned in
+# utils/kernel-guest.pins are unpacked, at the pinned versions.
 kernel_guest = os.path.join(config.bpfprobe_src_root, "utils", "kernel-guest.py")
-for var in ("BPFPROBE_KERNEL_CACHE", "BPFPROBE_GUEST_ACCEL"):
+for var in ("BPFPROBE_KERNEL_CACHE", "BPFPROBE_KERNEL_PINS", "BPFPROBE_GUEST_ACCEL"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 kguest_info = {}
@@ -147,6 +171,7 @@ try:
 except Exception as e:
     kguest_info = {"missing": "utils/kernel-guest.py info failed: %s" % e}
 kguest_missing = kguest_info.get("missing", "utils/kernel-guest.py info printed nothing")
+config.kernel_guest_info = kguest_info  # test/Kernel/lit.local.cfg: the newer kernel
 # BPFPROBE_KERNEL_GUEST=0 leaves the guest out of a run (CI's sanitizer job:
 # what it checks runs on the host; the other jobs boot the guest).
 if os.environ.get("BPFPROBE_KERNEL_GUEST") == "0":
@@ -166,10 +191,10 @@ if not kguest_missing:
         sys.executable, os.path.join(config.test_source_root, "Kernel", "Inputs", "perf-plan.py"),
         kguest_info["vmlinux"])))
     lit_config.note("kernel-guest available: kernel probe tests run in a QEMU guest "
-                    "(%s, %s) booting Debian's %s" % (
+                    "(%s, %s) booting Debian's %s (%s, pinned)" % (
                         kguest_info["accel"].upper(),
                         "KVM" if kguest_info["accel"] == "kvm" else "no KVM",
-                        kguest_info["release"]))
+                        kguest_info["release"], kguest_info.get("version", "?")))
 else:
     lit_config.note("kernel-guest NOT available: kernel probe tests are SKIPPED (%s; "
                     "utils/bootstrap.sh test installs and prepares them)" % kguest_missing)

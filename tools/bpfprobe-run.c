@@ -82,6 +82,7 @@ static struct {
 	bool count_only;
 	const char *hist; /* --hist ARG */
 	bool all_or_nothing;
+	enum bpfprobe_attach_mode attach_mode; /* --attach */
 	unsigned long long count;  /* --count: first N hits per record site */
 	unsigned long long ring_size; /* --ring-size bytes; 0 = by site count */
 	unsigned long long duration_ms; /* 0 = until the command/pid ends or ^C */
@@ -97,6 +98,21 @@ static struct {
 } opt;
 
 static volatile sig_atomic_t stop_sig;
+
+static struct timespec started; /* for -v's timings */
+
+static double ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1e3 + (b->tv_nsec - a->tv_nsec) / 1e6;
+}
+
+static double ms_since_start(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return ms_between(&started, &now);
+}
 
 __attribute__((format(printf, 1, 2)))
 static void err_msg(const char *fmt, ...)
@@ -172,6 +188,11 @@ static void usage(FILE *f)
 "  --all-or-nothing a probe that cannot attach fails the run (its exit\n"
 "                   code below); by default it is reported and skipped,\n"
 "                   the others attach, and the run exits with 12\n"
+"  --attach=MODE    how the copies of a site that share one program (a\n"
+"                   line inlined into many functions) attach: multi, one\n"
+"                   uprobe_multi link per program and binary (Linux 6.6+);\n"
+"                   single, one uprobe per copy; auto (default): multi\n"
+"                   where the kernel has it. -v says which was used\n"
 "  --count N        record only the first N hits of each recording probe\n"
 "                   (enforced in BPF: a busy probe cannot push out the\n"
 "                   records of a quiet one); 1 to 2^63, K M G = 10^3 10^6 10^9\n"
@@ -420,6 +441,10 @@ static int dump_metadata(const char *path)
 		dump_value("spec", s->spec);
 		if (s->has_record_id)
 			printf("  record_id=%u\n", s->record_id);
+		if (s->dispatcher) {
+			dump_value("dispatcher", s->dispatcher);
+			printf("  cookie=%llu\n", (unsigned long long)s->cookie);
+		}
 		dump_value("label", s->label);
 		for (size_t a = 0; a < s->arg_cnt; a++) {
 			printf("  arg[%zu] name=", a);
@@ -444,7 +469,8 @@ static int dump_metadata(const char *path)
 static int load_object(struct bpf_object *obj, const struct bpfprobe_meta *meta)
 {
 	BPFPROBE_OPTS(bpfprobe_load_opts, lo, .whole_log = opt.verbose,
-		      .whole_log_hint = "-v shows the whole log", .meta = meta);
+		      .whole_log_hint = "-v shows the whole log", .meta = meta,
+		      .attach_mode = opt.attach_mode);
 	int err = bpfprobe_object__load(obj, &lo);
 
 	if (!err)
@@ -1200,6 +1226,7 @@ static int parse_args(int argc, char **argv)
 		{ "count-only", no_argument, NULL, 'C' },
 		{ "hist", required_argument, NULL, 'H' },
 		{ "all-or-nothing", no_argument, NULL, 'a' },
+		{ "attach", required_argument, NULL, 'M' },
 		{ "clang", required_argument, NULL, 'G' },
 		{ "plugin", required_argument, NULL, 'U' },
 		{ "debuginfo", required_argument, NULL, 'I' },
@@ -1281,6 +1308,18 @@ static int parse_args(int argc, char **argv)
 		case 'C': opt.count_only = true; break;
 		case 'H': opt.hist = optarg; opt.count_only = true; break;
 		case 'a': opt.all_or_nothing = true; break;
+		case 'M':
+			if (!strcmp(optarg, "auto"))
+				opt.attach_mode = BPFPROBE_ATTACH_AUTO;
+			else if (!strcmp(optarg, "multi"))
+				opt.attach_mode = BPFPROBE_ATTACH_MULTI;
+			else if (!strcmp(optarg, "single"))
+				opt.attach_mode = BPFPROBE_ATTACH_SINGLE;
+			else {
+				err_msg("--attach wants auto, multi or single, got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'G': opt.clang = optarg; break;
 		case 'U': opt.plugin = optarg; break;
 		case 'I': opt.debuginfo = optarg; break;
@@ -1448,7 +1487,8 @@ static int dry_run(struct run *r)
 {
 	BPFPROBE_OPTS(bpfprobe_attach_opts, ao, .meta = r->meta, .pid = opt.pid,
 		      .force = opt.force, .force_address = opt.force_address,
-		      .dry_run = true, .partial = !opt.all_or_nothing);
+		      .dry_run = true, .partial = !opt.all_or_nothing,
+		      .attach_mode = opt.attach_mode);
 
 	ao.pid = pid_filter();
 
@@ -1682,10 +1722,18 @@ static int attach(struct run *r)
 		bpfprobe_printk__name_task(r->printk, opt.pids[i], NULL);
 	if (opt.verbose) {
 		/* A session link attaches the two sites of an @entry pair. */
+		size_t multi = bpfprobe_attachment__multi_site_cnt(r->att);
+		size_t links = bpfprobe_attachment__multi_link_cnt(r->att);
 		size_t sites = bpfprobe_attachment__link_cnt(r->att) +
-			       2 * bpfprobe_attachment__session_cnt(r->att);
+			       2 * bpfprobe_attachment__session_cnt(r->att) + multi;
 
-		err_msg("%zu site%s attached\n", sites, sites == 1 ? "" : "s");
+		if (multi)
+			err_msg("%zu site%s attached (%zu through %zu uprobe_multi link%s, %zu with one probe each) in %.1f ms\n",
+				sites, sites == 1 ? "" : "s", multi, links,
+				links == 1 ? "" : "s", sites - multi, ms_since_start());
+		else
+			err_msg("%zu site%s attached (one probe each) in %.1f ms\n",
+				sites, sites == 1 ? "" : "s", ms_since_start());
 	}
 	report_scope(r);
 	return EXIT_OK;
@@ -1751,12 +1799,21 @@ static int trace(struct run *r)
 
 static void close_run(struct run *r)
 {
+	struct timespec t0, t1;
+
 	command_abort(&r->cmd);
 	bpfprobe_records__free(r->recs);
 	bpfprobe_scope__free(r->scope);
 	bpfprobe_printk__close(r->printk);
 	bpfprobe_plain_links__destroy(r->plain);
-	bpfprobe_attachment__destroy(r->att);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (r->att && !opt.dry_run && opt.verbose) {
+		bpfprobe_attachment__destroy(r->att);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		err_msg("detached in %.1f ms\n", ms_between(&t0, &t1));
+	} else {
+		bpfprobe_attachment__destroy(r->att);
+	}
 	bpf_object__close(r->obj);
 	bpfprobe_meta__free(r->meta);
 }
@@ -1766,6 +1823,7 @@ int main(int argc, char **argv)
 	struct run r = { .cmd = { .go_fd = -1, .exec_fd = -1 } };
 	int ret;
 
+	clock_gettime(CLOCK_MONOTONIC, &started);
 	ret = parse_args(argc, argv);
 	if (ret >= 0)
 		return ret;

@@ -8,7 +8,9 @@
 #   utils/bootstrap.sh build    install and build only
 #
 # BPFPROBE_LLVM_VERSION=22 selects LLVM 22 (default 19); BUILD_DIR overrides
-# the build directory (default build-llvm<version>); NO_APT=1 skips apt.
+# the build directory (default build-llvm<version>); NO_APT=1 skips apt;
+# BPFPROBE_FUZZERS=ON also builds the libFuzzer targets, whose replay tests
+# run in the suite (CI sets it; docs/cmake.md).
 set -euo pipefail
 
 cmd=${1:-demo}
@@ -51,7 +53,8 @@ say "building bpfprobe with LLVM $ver in $build"
 cmake -S "$top" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DBPFPROBE_LLVM_VERSION="$ver" \
   -DBPFPROBE_SANITIZE="${BPFPROBE_SANITIZE:-}" \
-  -DBPFPROBE_CHECK_ERRORS="${BPFPROBE_CHECK_ERRORS:-OFF}" >/dev/null
+  -DBPFPROBE_CHECK_ERRORS="${BPFPROBE_CHECK_ERRORS:-OFF}" \
+  -DBPFPROBE_FUZZERS="${BPFPROBE_FUZZERS:-OFF}" >/dev/null
 ninja -C "$build" -j2
 
 case "$cmd" in
@@ -62,7 +65,8 @@ test)
   # into a cache (/var/cache/bpfprobe/kernel), downloaded once.
   say "preparing the kernel guest (Debian cloud kernel, unpacked, not installed)"
   python3 "$top/utils/kernel-guest.py" prepare ||
-    echo "bootstrap.sh: the kernel guest could not be prepared; kernel-guest tests will be skipped" >&2
+    echo "bootstrap.sh: the pinned kernels could not be prepared (above); the kernel-guest" \
+      "tests will be skipped (with BPFPROBE_REQUIRE_LIVE=1: the run fails)" >&2
   say "running the test suite"
   ninja -C "$build" check-bpfprobe
   ;;

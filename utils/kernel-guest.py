@@ -6,10 +6,32 @@ The host kernel of our machines has no kprobes; Debian's cloud kernel has
 them, and it boots from an initramfs without modules. This one script is the
 whole harness of test/Kernel:
 
-  kernel-guest.py prepare           download and unpack the kernels (apt)
+  kernel-guest.py prepare           fetch and unpack the pinned kernels
+  kernel-guest.py pins [--update]   show the pins (--update: move them to
+                                    the newest packages apt offers)
   kernel-guest.py info              print what the cache holds (key=value)
   kernel-guest.py run --put FILE... --script run.sh --out DIR
                                     boot, run run.sh in /work, collect /out
+
+The kernels are pinned: utils/kernel-guest.pins (or $BPFPROBE_KERNEL_PINS)
+names each package at one version with its archive path and SHA256, because
+test/Kernel checks offsets and lines of that exact build. The roles: the
+"current" kernel (the image and its -dbg package), the "stale" one (an older
+6.1 image: another build-id, for the refusal test) and the "newer" one
+(6.12: struct file laid out differently, for the CO-RE tests). `prepare`
+fetches exactly those versions even when apt offers newer ones: with apt
+while its index lists them, else by URL from deb.debian.org's pools
+(security, then main, where a point release copies security updates) or
+snapshot.debian.org; every .deb's SHA256 must equal the pin's. When no
+source has a pinned package, prepare fails naming the pin and how to move
+it, and leaves the reason in <cache>/PREPARE-FAILED: `info` reports it as
+missing, lit says why the kernel-guest tests are skipped, and
+BPFPROBE_REQUIRE_LIVE=1 makes that fatal.
+
+Moving a pin is a change of its own: `kernel-guest.py pins --update`
+rewrites the file with apt's newest packages, then `prepare`, run test/Kernel
+(lit -j1), and update the offsets and lines the seed and inlined-copies
+tests expect (and the release their comments name), in one commit.
 
 The cache (default /var/cache/bpfprobe/kernel, or $BPFPROBE_KERNEL_CACHE)
 holds one directory per kernel release, unpacked from Debian's packages:
@@ -18,9 +40,8 @@ holds one directory per kernel release, unpacked from Debian's packages:
   <release>/usr/lib/debug/boot/vmlinux-<release>   DWARF (from -dbg, only
   <release>/usr/lib/debug/lib/modules/...          vmlinux and the probed .ko)
   <release>/READY                              package version, written last
-`prepare` takes the newest 6.1 cloud ABI for which apt offers the image and
-the -dbg package at one version (the "current" kernel), and the image of the
-next older ABI (the "stale" kernel, another build-id, for the refusal test).
+A release whose READY differs from its pin counts as missing; `prepare`
+replaces it and removes releases no pin names.
 
 `run` builds a gzip newc initramfs (static busybox, bpfprobe-run and the
 libraries ldd lists, the --put files in /work, run.sh), boots it on one vCPU
@@ -43,6 +64,7 @@ import tempfile
 import time
 
 DEFAULT_CACHE = "/var/cache/bpfprobe/kernel"
+DEFAULT_PINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernel-guest.pins")
 # The module test/Kernel probes: tiny, no dependencies, no hardware (a RAM
 # disk: brd rd_nr=1 rd_size=N gives /dev/ram0).
 PROBED_MODULES = ["kernel/drivers/block/brd.ko"]
@@ -59,7 +81,248 @@ def cache_dir():
     return os.environ.get("BPFPROBE_KERNEL_CACHE", DEFAULT_CACHE)
 
 
-# ---- prepare: apt ----
+# ---- pins: the exact packages test/Kernel was written against ----
+
+ROLES = ("current", "stale", "newer")
+PIN_FIELDS = ("Role", "Package", "Version", "Filename", "SHA256")
+
+
+class PinError(Exception):
+    pass
+
+
+def pins_path():
+    return os.environ.get("BPFPROBE_KERNEL_PINS", DEFAULT_PINS)
+
+
+def pin_release(pkg):
+    """linux-image-6.1.0-57-cloud-amd64-dbg -> 6.1.0-57-cloud-amd64."""
+    m = re.match(r"linux-image-(.+-cloud-amd64)(?:-dbg|-unsigned)?$", pkg)
+    return m.group(1) if m else None
+
+
+def read_pins():
+    """{role: (release, [stanza, ...])} from the pins file; the current
+    role's image and -dbg package share one version."""
+    path = pins_path()
+    try:
+        text = open(path).read()
+    except OSError as e:
+        raise PinError("cannot read the kernel pins %s: %s" % (path, e.strerror))
+    text = "\n".join(l for l in text.splitlines() if not l.startswith("#"))
+    roles = {}
+    for chunk in re.split(r"\n\s*\n", text):
+        if not chunk.strip():
+            continue
+        pin = {}
+        for line in chunk.strip().splitlines():
+            key, sep, value = line.partition(":")
+            if not sep or key.strip() not in PIN_FIELDS:
+                raise PinError("%s: expected one of %s in '%s'"
+                               % (path, ", ".join(PIN_FIELDS), line.strip()))
+            pin[key.strip()] = value.strip()
+        where = "%s: the stanza of %s" % (path, pin.get("Package", "?"))
+        for field in PIN_FIELDS:
+            if not pin.get(field):
+                raise PinError("%s has no %s" % (where, field))
+        if pin["Role"] not in ROLES:
+            raise PinError("%s has role '%s', expected %s"
+                           % (where, pin["Role"], ", ".join(ROLES)))
+        rel = pin_release(pin["Package"])
+        if not rel:
+            raise PinError("%s: expected a linux-image-*-cloud-amd64 package" % where)
+        if not re.fullmatch(r"[0-9a-f]{64}", pin["SHA256"]):
+            raise PinError("%s: SHA256 is not 64 hex digits" % where)
+        have = roles.setdefault(pin["Role"], (rel, []))
+        if have[0] != rel:
+            raise PinError("%s: role %s names two releases, %s and %s"
+                           % (path, pin["Role"], have[0], rel))
+        have[1].append(pin)
+    for role in ROLES:
+        if role not in roles:
+            raise PinError("%s pins no '%s' kernel" % (path, role))
+    cur = roles["current"][1]
+    if (sorted(p["Package"].endswith("-dbg") for p in cur) != [False, True]
+            or len({p["Version"] for p in cur}) != 1):
+        raise PinError("%s: the current kernel needs its image and its -dbg "
+                       "package, at one version" % path)
+    return roles
+
+
+def ready_text(pins):
+    """What <release>/READY holds once these packages are unpacked."""
+    dbg = any(p["Package"].endswith("-dbg") for p in pins)
+    return "%s%s\n" % (pins[0]["Version"], " dbg" if dbg else "")
+
+
+def how_to_move_pins():
+    return ("to move the pins deliberately: utils/kernel-guest.py pins --update, "
+            "then prepare, run test/Kernel and update the offsets and lines it "
+            "expects (utils/kernel-guest.pins)")
+
+
+# ---- prepare: fetch the pinned packages (apt, else the archive by URL) ----
+
+DEBIAN_MIRROR = "https://deb.debian.org"
+SNAPSHOT = "https://snapshot.debian.org"
+
+
+def apt_has(pin):
+    """apt's index lists this exact version (apt-get download can fetch it)."""
+    # `apt-cache show P=V` exits 0 with no output for an unknown version.
+    out = subprocess.run(["apt-cache", "show", "--no-all-versions",
+                          "%s=%s" % (pin["Package"], pin["Version"])],
+                         capture_output=True, text=True).stdout
+    return ("\nVersion: %s\n" % pin["Version"]) in "\n" + out
+
+
+def archive_urls(pin):
+    """Where the .deb is when apt's index has moved on: the security
+    archive's pool, the main archive's pool (a point release copies security
+    updates there), and snapshot.debian.org (every version ever published;
+    its machine-readable API gives the file's hash)."""
+    fn = pin["Filename"]
+    urls = []
+    if fn.startswith("pool/updates/"):
+        urls.append("%s/debian-security/%s" % (DEBIAN_MIRROR, fn))
+        urls.append("%s/debian/pool/%s" % (DEBIAN_MIRROR, fn[len("pool/updates/"):]))
+    else:
+        urls.append("%s/debian/%s" % (DEBIAN_MIRROR, fn))
+    urls.append(None)  # snapshot.debian.org, looked up when reached
+    return urls
+
+
+def snapshot_url(pin):
+    import json
+    import urllib.parse
+    import urllib.request
+    api = "%s/mr/binary/%s/%s/binfiles" % (
+        SNAPSHOT, urllib.parse.quote(pin["Package"]), urllib.parse.quote(pin["Version"]))
+    with urllib.request.urlopen(api, timeout=60) as r:
+        files = json.load(r).get("result", [])
+    for f in files:
+        if f.get("architecture") in ("amd64", "all") and f.get("hash"):
+            return "%s/file/%s" % (SNAPSHOT, f["hash"])
+    raise OSError("%s lists no amd64 file" % api)
+
+
+def sha256_of(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def download(url, dest):
+    import urllib.request
+    with urllib.request.urlopen(url, timeout=60) as r, open(dest, "wb") as f:
+        shutil.copyfileobj(r, f, 1 << 20)
+
+
+def fetch(pin, role, into):
+    """The pinned .deb in directory `into`, its SHA256 checked; exits with
+    the pin, every place tried and how to move the pin when none has it."""
+    name = "%s=%s" % (pin["Package"], pin["Version"])
+    dest = os.path.join(into, os.path.basename(pin["Filename"]))
+    tried = []
+    if apt_has(pin):
+        print("kernel-guest.py: downloading %s (apt)" % name)
+        before = set(os.listdir(into))
+        r = subprocess.run(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root", name],
+                           cwd=into, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        new = sorted(set(os.listdir(into)) - before)
+        if r.returncode == 0 and len(new) == 1:
+            os.rename(os.path.join(into, new[0]), dest)
+        else:
+            tried.append("apt-get download: %s" % (r.stderr.strip().splitlines() or ["failed"])[-1])
+    else:
+        tried.append("apt's index (apt-cache policy %s) does not list %s"
+                     % (pin["Package"], pin["Version"]))
+    if not os.path.exists(dest):
+        for url in archive_urls(pin):
+            try:
+                if url is None:
+                    url = snapshot_url(pin)
+                print("kernel-guest.py: downloading %s from %s" % (name, url))
+                download(url, dest)
+                break
+            except Exception as e:  # HTTPError, URLError, timeouts, bad JSON
+                why = ("HTTP %d %s" % (e.code, e.reason) if hasattr(e, "code")
+                       else getattr(e, "reason", None) or e)
+                tried.append("%s: %s" % (url or SNAPSHOT, why))
+                if os.path.exists(dest):
+                    os.unlink(dest)
+    if not os.path.exists(dest):
+        raise PinError("cannot fetch the pinned %s kernel %s (%s): %s; %s"
+                       % (role, name, pins_path(), "; ".join(tried), how_to_move_pins()))
+    got = sha256_of(dest)
+    if got != pin["SHA256"]:
+        raise PinError("%s downloaded with SHA256 %s, the pin in %s says %s (a "
+                       "corrupt download, or a pin edited by hand: copy the field "
+                       "from apt-cache show %s)" % (name, got, pins_path(), pin["SHA256"], name))
+    return dest
+
+
+def unpack(role, rel, pins):
+    top = os.path.join(cache_dir(), rel)
+    ready = os.path.join(top, "READY")
+    want = ready_text(pins)
+    if os.path.exists(ready) and open(ready).read() == want:
+        print("kernel-guest.py: %s %s is cached in %s" % (rel, pins[0]["Version"], top))
+        return
+    shutil.rmtree(top, ignore_errors=True)
+    os.makedirs(top)
+    debs = tempfile.mkdtemp(prefix="deb.", dir=cache_dir())
+    try:
+        for pin in pins:
+            deb = fetch(pin, role, debs)
+            if pin["Package"].endswith("-dbg"):
+                # ~280 MB: take only vmlinux and the probed modules' DWARF.
+                want_paths = ["./usr/lib/debug/boot/vmlinux-%s" % rel] + [
+                    "./usr/lib/debug/lib/modules/%s/%s" % (rel, m)
+                    for m in PROBED_MODULES]
+                tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
+                                       stdout=subprocess.PIPE)
+                subprocess.run(["tar", "-x", "-C", top] + want_paths,
+                               stdin=tar.stdout, check=True)
+                if tar.wait():
+                    die("dpkg-deb failed on %s" % deb)
+            else:
+                subprocess.run(["dpkg-deb", "-x", deb, top], check=True)
+    finally:
+        shutil.rmtree(debs, ignore_errors=True)
+    with open(ready, "w") as f:
+        f.write(want)
+    print("kernel-guest.py: unpacked %s %s into %s" % (rel, pins[0]["Version"], top))
+
+
+def cmd_prepare(args):
+    os.makedirs(cache_dir(), exist_ok=True)
+    failed = os.path.join(cache_dir(), "PREPARE-FAILED")
+    try:
+        pins = read_pins()
+        for role in ROLES:
+            unpack(role, *pins[role])
+    except PinError as e:
+        # `info` (and so lit) gives this reason while the cache is not
+        # what the pins say.
+        with open(failed, "w") as f:
+            f.write("%s\n" % e)
+        die(str(e))
+    if os.path.exists(failed):
+        os.unlink(failed)
+    keep = [pins[role][0] for role in ROLES]
+    for old in glob.glob(os.path.join(cache_dir(), "*-cloud-amd64")):
+        if os.path.basename(old) not in keep:
+            shutil.rmtree(old, ignore_errors=True)
+    stale_roles = os.path.join(cache_dir(), "ROLES")  # before the pins
+    if os.path.exists(stale_roles):
+        os.unlink(stale_roles)
+
+
+# ---- pins: what apt offers, to move them deliberately ----
 
 def apt_candidate(pkg):
     out = subprocess.run(["apt-cache", "policy", pkg], capture_output=True,
@@ -78,7 +341,9 @@ def cloud_abis():
     return sorted(set(rels), key=key, reverse=True)
 
 
-def choose_releases():
+def latest_current_and_stale():
+    """The newest 6.1 cloud ABI apt offers with its -dbg package at the
+    image's version, and the next older ABI's image."""
     current = stale = None
     for rel in cloud_abis():
         img = apt_candidate("linux-image-%s" % rel)
@@ -98,10 +363,10 @@ def choose_releases():
     return current, stale
 
 
-def newer_release():
+def latest_newer():
     """The newest Debian cloud kernel newer than 6.1 (bookworm's 6.12:
-    struct file and others laid out differently) apt offers an image of,
-    for the CO-RE portability tests: (release, package, version) or None."""
+    struct file and others laid out differently) apt offers an image of:
+    (package, version)."""
     out = subprocess.run(["apt-cache", "search", "--names-only",
                           r"^linux-image-[0-9.]+\+deb[0-9]+-cloud-amd64(-unsigned)?$"],
                          capture_output=True, text=True).stdout
@@ -112,79 +377,53 @@ def newer_release():
         for pkg in ("linux-image-%s" % rel, "linux-image-%s-unsigned" % rel):
             ver = apt_candidate(pkg)
             if ver:
-                return rel, pkg, ver
-    return None
+                return pkg, ver
+    die("apt offers no cloud kernel newer than 6.1 (run apt-get update)")
 
 
-def unpack(rel, version, with_dbg, pkg=None):
-    top = os.path.join(cache_dir(), rel)
-    ready = os.path.join(top, "READY")
-    want = "%s%s\n" % (version, " dbg" if with_dbg else "")
-    if os.path.exists(ready) and open(ready).read() == want:
-        print("kernel-guest.py: %s %s is cached in %s" % (rel, version, top))
+def apt_stanza(role, pkg, ver):
+    out = subprocess.run(["apt-cache", "show", "--no-all-versions", "%s=%s" % (pkg, ver)],
+                         capture_output=True, text=True).stdout
+    fields = dict(re.findall(r"^(Filename|SHA256): (\S+)$", out, re.M))
+    if len(fields) != 2:
+        die("apt-cache show %s=%s gave no Filename and SHA256" % (pkg, ver))
+    return ("Role: %s\nPackage: %s\nVersion: %s\nFilename: %s\nSHA256: %s\n"
+            % (role, pkg, ver, fields["Filename"], fields["SHA256"]))
+
+
+def cmd_pins(args):
+    if not args.update:
+        try:
+            pins = read_pins()
+        except PinError as e:
+            die(str(e))
+        for role in ROLES:
+            for pin in pins[role][1]:
+                print("%-8s %s=%s %s" % (role, pin["Package"], pin["Version"],
+                                         "(in apt's index)" if apt_has(pin) else
+                                         "(not in apt's index: fetched from the archive by URL)"))
         return
-    shutil.rmtree(top, ignore_errors=True)
-    os.makedirs(top)
-    debs = tempfile.mkdtemp(prefix="deb.", dir=cache_dir())
+    (rel, ver), (srel, sver) = latest_current_and_stale()
+    npkg, nver = latest_newer()
+    stanzas = [apt_stanza("current", "linux-image-%s" % rel, ver),
+               apt_stanza("current", "linux-image-%s-dbg" % rel, ver),
+               apt_stanza("stale", "linux-image-%s" % srel, sver),
+               apt_stanza("newer", npkg, nver)]
+    # The file's comment header stays; the stanzas are apt's newest.
+    path = pins_path()
     try:
-        pkgs = ["%s=%s" % (pkg or "linux-image-%s" % rel, version)]
-        if with_dbg:
-            pkgs.append("linux-image-%s-dbg=%s" % (rel, version))
-        print("kernel-guest.py: downloading %s" % " ".join(pkgs))
-        subprocess.run(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root"] + pkgs, cwd=debs,
-                       check=True, stdout=subprocess.DEVNULL)
-        for deb in sorted(glob.glob(os.path.join(debs, "*.deb"))):
-            if "-dbg_" in os.path.basename(deb):
-                # ~280 MB: take only vmlinux and the probed modules' DWARF.
-                want_paths = ["./usr/lib/debug/boot/vmlinux-%s" % rel] + [
-                    "./usr/lib/debug/lib/modules/%s/%s" % (rel, m)
-                    for m in PROBED_MODULES]
-                tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
-                                       stdout=subprocess.PIPE)
-                subprocess.run(["tar", "-x", "-C", top] + want_paths,
-                               stdin=tar.stdout, check=True)
-                if tar.wait():
-                    die("dpkg-deb failed on %s" % deb)
-            else:
-                subprocess.run(["dpkg-deb", "-x", deb, top], check=True)
-    finally:
-        shutil.rmtree(debs, ignore_errors=True)
-    with open(ready, "w") as f:
-        f.write(want)
-    print("kernel-guest.py: unpacked %s %s into %s" % (rel, version, top))
-
-
-def cmd_prepare(args):
-    os.makedirs(cache_dir(), exist_ok=True)
-    (rel, ver), (srel, sver) = choose_releases()
-    unpack(rel, ver, True)
-    unpack(srel, sver, False)
-    newer = newer_release()
-    if newer:
-        unpack(newer[0], newer[2], False, pkg=newer[1])
-    else:
-        print("kernel-guest.py: apt offers no cloud kernel newer than 6.1; "
-              "the CO-RE portability tests on a newer kernel will not run")
-    keep = [rel, srel] + ([newer[0]] if newer else [])
-    # The roles, for `info`; releases apt no longer picks are removed.
-    with open(os.path.join(cache_dir(), "ROLES"), "w") as f:
-        f.write("current=%s\nstale=%s\n" % (rel, srel))
-        if newer:
-            f.write("newer=%s\n" % newer[0])
-    for old in glob.glob(os.path.join(cache_dir(), "*-cloud-amd64")):
-        if os.path.basename(old) not in keep:
-            shutil.rmtree(old, ignore_errors=True)
+        header = "".join(l for l in open(path).readlines() if l.startswith("#"))
+    except OSError:
+        header = ""
+    with open(path + ".tmp", "w") as f:
+        f.write(header + "\n" + "\n".join(stanzas))
+    os.rename(path + ".tmp", path)
+    print("kernel-guest.py: %s now pins %s %s (stale %s %s, newer %s %s); run "
+          "prepare and test/Kernel, and update what the tests expect"
+          % (path, rel, ver, srel, sver, npkg, nver))
 
 
 # ---- info ----
-
-def roles():
-    try:
-        text = open(os.path.join(cache_dir(), "ROLES")).read()
-    except OSError:
-        return {}
-    return dict(l.split("=", 1) for l in text.split() if "=" in l)
-
 
 def kernel_files(rel):
     top = os.path.join(cache_dir(), rel)
@@ -205,9 +444,32 @@ def host_kvm_usable():
             any(os.path.isdir("/sys/module/%s" % m) for m in ("kvm_intel", "kvm_amd")))
 
 
+def cached_as_pinned(rel, pins):
+    """None when <release> in the cache holds the pinned packages, else
+    what is wrong (the reason prepare last failed, if it did)."""
+    ready = kernel_files(rel)["ready"]
+    try:
+        have = open(ready).read()
+    except OSError:
+        have = None
+    if have == ready_text(pins):
+        return None
+    try:
+        failed = open(os.path.join(cache_dir(), "PREPARE-FAILED")).read().strip()
+    except OSError:
+        failed = ""
+    if failed:
+        return failed
+    if have is None:
+        return "%s is missing (run utils/kernel-guest.py prepare)" % ready
+    return ("%s holds %s, %s pins %s (run utils/kernel-guest.py prepare)"
+            % (ready, have.strip(), pins_path(), ready_text(pins).strip()))
+
+
 def info():
-    """What the lit config needs; missing pieces are named in 'missing'."""
-    r = roles()
+    """What the lit config needs, for the pinned kernels; missing pieces
+    are named in 'missing' (current and stale: the kernel-guest feature)
+    and 'newer_missing' (the CO-RE tests on a newer kernel)."""
     res = {"cache": cache_dir(), "accel": "kvm" if host_kvm_usable() else "tcg"}
     missing = []
     for tool in ("qemu-system-x86_64", "perf"):
@@ -215,25 +477,46 @@ def info():
             missing.append(tool)
     if not os.path.exists(busybox()):
         missing.append("static busybox (busybox-static)")
-    cur, stale = r.get("current"), r.get("stale")
-    if not cur:
-        missing.append("%s/ROLES (run utils/kernel-guest.py prepare)" % cache_dir())
+    try:
+        pins = read_pins()
+    except PinError as e:
+        res["missing"] = "; ".join(missing + [str(e)])
+        res["newer_missing"] = str(e)
+        return res
+    cur, cur_pins = pins["current"]
+    files = kernel_files(cur)
+    res["release"] = cur
+    res["version"] = cur_pins[0]["Version"]
+    for k in ("vmlinuz", "vmlinux", "modules", "debug_modules"):
+        res[k] = files[k]
+    why = cached_as_pinned(cur, cur_pins)
+    if why:
+        missing.append(why)
     else:
-        files = kernel_files(cur)
-        res["release"] = cur
-        for k in ("vmlinuz", "vmlinux", "modules", "debug_modules"):
-            res[k] = files[k]
-        for k in ("ready", "vmlinuz", "vmlinux"):
+        for k in ("vmlinuz", "vmlinux"):
             if not os.path.exists(files[k]):
                 missing.append(files[k])
-    if stale:
-        sf = kernel_files(stale)
-        res["stale_release"] = stale
-        res["stale_vmlinuz"] = sf["vmlinuz"]
-        res["stale_modules"] = sf["modules"]
-        if not os.path.exists(sf["vmlinuz"]):
-            missing.append(sf["vmlinuz"])
-    res["missing"] = "; ".join(missing)
+    stale, stale_pins = pins["stale"]
+    sf = kernel_files(stale)
+    res["stale_release"] = stale
+    res["stale_vmlinuz"] = sf["vmlinuz"]
+    res["stale_modules"] = sf["modules"]
+    why = cached_as_pinned(stale, stale_pins)
+    if why:
+        missing.append(why)
+    elif not os.path.exists(sf["vmlinuz"]):
+        missing.append(sf["vmlinuz"])
+    newer, newer_pins = pins["newer"]
+    nf = kernel_files(newer)
+    why = cached_as_pinned(newer, newer_pins)
+    if not why and not os.path.exists(nf["vmlinuz"]):
+        why = "%s is missing" % nf["vmlinuz"]
+    if why:
+        res["newer_missing"] = why
+    else:
+        res["newer_release"] = newer
+        res["newer_vmlinuz"] = nf["vmlinuz"]
+    res["missing"] = "; ".join(dict.fromkeys(missing))
     return res
 
 
@@ -423,6 +706,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("prepare").set_defaults(fn=cmd_prepare)
+    pn = sub.add_parser("pins", help="show the pins and whether apt's index has them")
+    pn.add_argument("--update", action="store_true",
+                    help="rewrite the pins file with the newest packages apt offers")
+    pn.set_defaults(fn=cmd_pins)
     sub.add_parser("info").set_defaults(fn=cmd_info)
     r = sub.add_parser("run")
     r.add_argument("--put", nargs="*", default=[],

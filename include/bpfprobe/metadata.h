@@ -72,6 +72,18 @@ extern "C" {
  * recorders) has none: its argument slots follow the header.
  */
 #define BPFPROBE_KEY_RECORD_CONTEXT "record_context"
+/**
+ * One of several sites that share one BPF program (every inlined copy of a
+ * line, one uprobe or uretprobe each): `program` then names the site (a
+ * static subprogram of the object, which the record_id is the hash of),
+ * `dispatcher` the BPF program that is attached, and `cookie` (decimal) the
+ * BPF cookie that program dispatches on to this site's code. The runtime
+ * attaches all sites of one dispatcher through one uprobe_multi link where
+ * the kernel has them, else once per site with the cookie; a site without
+ * these keys is its own program, attached as before. Added within version 1.
+ */
+#define BPFPROBE_KEY_DISPATCHER "dispatcher"
+#define BPFPROBE_KEY_COOKIE "cookie"
 
 /** A kernel architecture, as writer and reader of the metadata name it. */
 struct bpfprobe_kernel_arch {

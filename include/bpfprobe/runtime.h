@@ -148,11 +148,32 @@ struct bpfprobe_site {
 	 */
 	const char *session_program;
 	/**
+	 * One of several copies sharing a BPF program (metadata keys
+	 * dispatcher, cookie): the program that is attached, and the BPF cookie
+	 * that selects this site's code in it; \c program then names the site
+	 * (a static subprogram, and what record_id hashes). NULL and 0: the site
+	 * is its own program.
+	 */
+	const char *dispatcher;
+	__u64 cookie;
+	/**
 	 * Bytes of struct bpfprobe_record_ctx (time, CPU, comm) between the
 	 * header and the slots of this site's records (metadata key
 	 * record_context); 0: its records carry none (older objects).
 	 */
 	size_t context_size;
+};
+
+/**
+ * How the copies of a site that share one program (bpfprobe_site.dispatcher)
+ * attach: one uprobe_multi link per program and binary (Linux 6.6+), or one
+ * perf-event uprobe per site with its cookie; auto takes the link where the
+ * kernel has it.
+ */
+enum bpfprobe_attach_mode {
+	BPFPROBE_ATTACH_AUTO = 0,
+	BPFPROBE_ATTACH_MULTI,
+	BPFPROBE_ATTACH_SINGLE,
 };
 
 /** Parsed `.bpfprobe` section: a list of sites. */
@@ -232,9 +253,14 @@ struct bpfprobe_attach_opts {
 	 * bpfprobe_attachment__site_err(). Off: all or nothing.
 	 */
 	bool partial;
+	/**
+	 * Dry runs only: the attach mode to describe (a real attach uses the
+	 * one bpfprobe_object__load() chose for each program).
+	 */
+	enum bpfprobe_attach_mode attach_mode;
 	size_t :0;
 };
-#define bpfprobe_attach_opts__last_field partial
+#define bpfprobe_attach_opts__last_field attach_mode
 
 /** The links of every attached site. */
 struct bpfprobe_attachment;
@@ -280,7 +306,15 @@ bpfprobe_attachment__skipped_cnt(const struct bpfprobe_attachment *att);
  */
 BPFPROBE_API size_t
 bpfprobe_attachment__session_cnt(const struct bpfprobe_attachment *att);
-/** Number of links: one per attached site. */
+/**
+ * uprobe_multi links, and the sites they attach (shared programs, loaded
+ * for such links): no bpf_link of bpfprobe_attachment__link() either.
+ */
+BPFPROBE_API size_t
+bpfprobe_attachment__multi_link_cnt(const struct bpfprobe_attachment *att);
+BPFPROBE_API size_t
+bpfprobe_attachment__multi_site_cnt(const struct bpfprobe_attachment *att);
+/** Number of links: one per site attached as a perf-event probe. */
 BPFPROBE_API size_t
 bpfprobe_attachment__link_cnt(const struct bpfprobe_attachment *att);
 BPFPROBE_API struct bpf_link *
@@ -600,9 +634,18 @@ struct bpfprobe_load_opts {
 	 * it, always the latter.
 	 */
 	const struct bpfprobe_meta *meta;
+	/**
+	 * With meta: how uprobe and uretprobe programs (those shared by the
+	 * copies of a site, and a lone site's own; not `@entry(...)` pairs')
+	 * will attach (enum bpfprobe_attach_mode); decided here, because a
+	 * uprobe_multi program is loaded as one and cannot then attach as a
+	 * plain uprobe: attach such an object with bpfprobe_object__attach(),
+	 * or load it with BPFPROBE_ATTACH_SINGLE to attach with libbpf.
+	 */
+	enum bpfprobe_attach_mode attach_mode;
 	size_t :0;
 };
-#define bpfprobe_load_opts__last_field meta
+#define bpfprobe_load_opts__last_field attach_mode
 
 /**
  * bpf_object__load() with libbpf's warnings kept while it runs: when the

@@ -219,6 +219,11 @@ struct SitePlan {
   /// kernels with `kprobe.session`/`uprobe.session`; EntryPairing.cpp),
   /// metadata key session_program. Not part of the serialized plan.
   std::string SessionProgram;
+  /// A site that shares one BPF program with other copies (SiteDispatch.h):
+  /// that program's name and the BPF cookie that selects this site's code
+  /// (metadata keys dispatcher, cookie). Not part of the serialized plan.
+  std::string Dispatcher;
+  uint64_t Cookie = 0;
   /// With an entry program, on a kprobe or uprobe site (not a return
   /// probe): the stack pointer the function had at its entry, computed at
   /// this site (the CFA less the return address), which pairs the site with

@@ -59,6 +59,10 @@ std::string formatMetadataRecord(const SitePlan &Site, const ArchABI &ABI) {
     Put(BPFPROBE_KEY_SESSION_PROGRAM, Site.SessionProgram);
   if (!Site.EntryOf.empty())
     Put(BPFPROBE_KEY_ENTRY_OF, Site.EntryOf);
+  if (!Site.Dispatcher.empty()) {
+    Put(BPFPROBE_KEY_DISPATCHER, Site.Dispatcher);
+    Put(BPFPROBE_KEY_COOKIE, std::to_string(Site.Cookie));
+  }
   for (const ArgPlan &A : Site.Args) {
     OS << BPFPROBE_KEY_ARG << '=';
     writeEscapedValue(OS, A.Name);

@@ -31,6 +31,11 @@
  * `<missed>` for every value, nor an entry program filling its map for
  * nobody. When the pair's session program was loaded instead
  * (Session.c), the pair is that one program's link.
+ *
+ * Copies of a site that share one program (a `dispatcher` and a `cookie`
+ * in the metadata) go, after the loop, into one uprobe_multi link per
+ * program and binary where the program was loaded for one (MultiAttach.c);
+ * otherwise each attaches as a perf-event uprobe with its cookie.
  */
 #include "Internal.h"
 
@@ -49,6 +54,9 @@ struct bpfprobe_attachment {
 	size_t link_cnt;
 	int *session_fds;   /* session links (Session.c) */
 	size_t session_cnt;
+	int *multi_fds;     /* uprobe_multi links (MultiAttach.c) */
+	size_t multi_cnt;
+	size_t multi_sites; /* the sites they attach */
 	int *site_err;      /* per site of meta: 0, or why it was skipped */
 	size_t skipped_cnt;
 	int *bin_fds;       /* the binaries the uprobes are in, kept open */
@@ -84,6 +92,7 @@ struct attach_ctx {
 	bool force;
 	bool force_address;
 	bool dry_run;
+	bool dry_multi;     /* a dry run describes uprobe_multi links */
 	pid_t pid;
 	struct binary *bins;
 	size_t bin_cnt;
@@ -545,7 +554,8 @@ static int attach_site(struct attach_ctx *c, struct plan *p,
 		 * (from its section name); no perf event, no trap. */
 		*link = bpf_program__attach_trace(p->prog);
 	} else if (is_user(s)) {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = is_ret(s));
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = is_ret(s),
+			    .bpf_cookie = s->cookie);
 
 		if ((err = check_pmu("uprobe")))
 			return err;
@@ -591,8 +601,14 @@ static int attach_one(struct attach_ctx *c, struct bpfprobe_attachment *att,
 
 	describe(p, where, sizeof(where));
 	if (c->dry_run) {
-		pr_info("would attach '%s' as %s%s\n", p->site->program, where,
-			c->pid > 0 && is_user(p->site) ? " in one process" : "");
+		char shared[256] = "";
+
+		if (p->site->dispatcher)
+			snprintf(shared, sizeof(shared), ", cookie %llu of '%s' %s",
+				 (unsigned long long)p->site->cookie, p->site->dispatcher,
+				 c->dry_multi ? "in its uprobe_multi link" : "as its own uprobe");
+		pr_info("would attach '%s' as %s%s%s\n", p->site->program, where,
+			c->pid > 0 && is_user(p->site) ? " in one process" : "", shared);
 		return 0;
 	}
 	err = attach_site(c, p, &att->links[att->link_cnt]);
@@ -640,8 +656,10 @@ void bpfprobe_attachment__destroy(struct bpfprobe_attachment *att)
 	for (size_t i = 0; i < att->session_cnt; i++)
 		close(att->session_fds[i]);
 	free(att->session_fds);
-	for (size_t i = 0; i < att->link_cnt; i++)
-		bpf_link__destroy(att->links[i]);
+	/* All at once: each waits for a grace period (MultiAttach.c). */
+	bpfprobe_detach_all(att->links, att->link_cnt, att->multi_fds,
+			    att->multi_cnt);
+	free(att->multi_fds);
 	free(att->links);
 	for (size_t i = 0; i < att->bin_fd_cnt; i++)
 		close(att->bin_fds[i]);
@@ -667,7 +685,10 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	struct utsname un;
 	char why[512];
 	size_t n;
-	int first_err = 0, err;
+	int first_err = 0, err, *multi_errs = NULL;
+	struct bpfprobe_multi_site *multi = NULL;
+	struct bpfprobe_prog_cache prog_cache = { 0 };
+	size_t multi_n = 0;
 	bool partial, *done = NULL;
 
 	if (!OPTS_VALID(opts, bpfprobe_attach_opts))
@@ -677,6 +698,13 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	c.dry_run = OPTS_GET(opts, dry_run, false);
 	c.pid = OPTS_GET(opts, pid, 0);
 	partial = OPTS_GET(opts, partial, false);
+	if (c.dry_run) {
+		enum bpfprobe_attach_mode mode = OPTS_GET(opts, attach_mode, BPFPROBE_ATTACH_AUTO);
+		const char *why;
+
+		c.dry_multi = mode == BPFPROBE_ATTACH_MULTI ||
+			      (mode == BPFPROBE_ATTACH_AUTO && bpfprobe_has_uprobe_multi(&why));
+	}
 	if (!obj && !c.dry_run) {
 		pr_warn("bpfprobe_object__attach: no bpf_object (only a dry run works without one)\n");
 		return fail(NULL, -EINVAL);
@@ -714,9 +742,12 @@ bpfprobe_object__attach(struct bpf_object *obj,
 	c.plans = calloc(n, sizeof(*c.plans));
 	att->links = calloc(n, sizeof(*att->links));
 	att->session_fds = calloc(n, sizeof(*att->session_fds));
+	att->multi_fds = calloc(n, sizeof(*att->multi_fds));
 	att->site_err = calloc(n + 1, sizeof(*att->site_err));
+	multi = calloc(n, sizeof(*multi));
+	multi_errs = calloc(n, sizeof(*multi_errs));
 	if (!c.bins || !c.plans || !att->links || !att->session_fds ||
-	    !att->site_err) {
+	    !att->multi_fds || !att->site_err || !multi || !multi_errs) {
 		first_err = -ENOMEM;
 		goto out;
 	}
@@ -732,10 +763,11 @@ bpfprobe_object__attach(struct bpf_object *obj,
 		err = 0;
 		if (*arch_mismatch(s, un.machine, why, sizeof(why))) {
 			err = refuse(&c, s, false, NULL, -ENOEXEC, "%s", why);
-		} else if (obj && !(p->prog = bpf_object__find_program_by_name(obj, s->program))) {
+		} else if (obj && !(p->prog = bpfprobe_site_program(obj, s, &prog_cache))) {
 			err = refuse(&c, s, false, NULL, -ENOENT,
 				     "program '%s' named by the .bpfprobe metadata is not in the BPF object '%s'",
-				     s->program, bpf_object__name(obj));
+				     s->dispatcher ? s->dispatcher : s->program,
+				     bpf_object__name(obj));
 		} else if (pair_of(c.meta, i) == -2) {
 			err = refuse(&c, s, false, NULL, -ENOENT,
 				     "%s '%s' is no site of the .bpfprobe metadata (or does not name this one back)",
@@ -792,6 +824,18 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			}
 			continue;
 		}
+		/* A program loaded for uprobe_multi: into its link, below. */
+		if (!c.dry_run && bpfprobe_uses_multi(c.plans[i].prog)) {
+			done[i] = true;
+			multi[multi_n++] = (struct bpfprobe_multi_site){
+				.site = i, .prog = c.plans[i].prog,
+				.path = c.plans[i].path,
+				.offset = c.plans[i].file_offset,
+				.cookie = c.plans[i].site->cookie,
+				.ret = is_ret(c.plans[i].site),
+			};
+			continue;
+		}
 		/* The pair's second half right after the first. */
 		done[i] = true;
 		err = attach_one(&c, att, &c.plans[i]);
@@ -820,6 +864,23 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			goto out;
 		}
 	}
+	if (multi_n) {
+		bpfprobe_multi_attach(multi, multi_n, c.pid, att->multi_fds,
+				      &att->multi_cnt, multi_errs);
+		for (size_t k = 0; k < multi_n; k++) {
+			if (!multi_errs[k]) {
+				att->multi_sites++;
+				continue;
+			}
+			first_err = first_err ? first_err : multi_errs[k];
+			if (partial) {
+				att->site_err[multi[k].site] = multi_errs[k];
+				att->skipped_cnt++;
+			}
+		}
+		if (first_err && !partial)
+			goto out;
+	}
 	/* Partial: an error only when nothing attached. */
 	if (partial && att->skipped_cnt < n)
 		first_err = 0;
@@ -830,6 +891,8 @@ bpfprobe_object__attach(struct bpf_object *obj,
 				c.dry_run ? "would attach" : "are attached");
 out:
 	free(done);
+	free(multi);
+	free(multi_errs);
 	/* The binaries stay open as long as the uprobes in them. */
 	if (!first_err && !c.dry_run && c.bin_cnt)
 		att->bin_fds = calloc(c.bin_cnt, sizeof(*att->bin_fds));
@@ -881,6 +944,16 @@ int bpfprobe_attachment__site_err(const struct bpfprobe_attachment *att,
 size_t bpfprobe_attachment__skipped_cnt(const struct bpfprobe_attachment *att)
 {
 	return att ? att->skipped_cnt : 0;
+}
+
+size_t bpfprobe_attachment__multi_link_cnt(const struct bpfprobe_attachment *att)
+{
+	return att ? att->multi_cnt : 0;
+}
+
+size_t bpfprobe_attachment__multi_site_cnt(const struct bpfprobe_attachment *att)
+{
+	return att ? att->multi_sites : 0;
 }
 
 size_t bpfprobe_attachment__session_cnt(const struct bpfprobe_attachment *att)

@@ -27,10 +27,24 @@
 #define NT_GNU_BUILD_ID 3
 #endif
 
+/* A function symbol, in the index bpfprobe_elf_find_symbol() builds. */
+struct sym_entry {
+	const char *name;
+	size_t seq;    /* order in the file: tables, then symbols */
+	int table;     /* 0: SHT_SYMTAB, 1: SHT_DYNSYM */
+	GElf_Sym sym;
+};
+
 struct bpfprobe_elf {
 	Elf *elf;
 	int fd; /* closed with the file; -1 for a buffer or a caller's fd */
 	size_t shstrndx;
+	/* Function symbols sorted by name, built on the first look-up: one
+	 * scan of the tables, not one per site (10,000 sites of one binary
+	 * were 10^8 string compares). */
+	struct sym_entry *syms;
+	size_t sym_cnt;
+	bool indexed;
 };
 
 static bool elf_ready(void)
@@ -158,6 +172,7 @@ void bpfprobe_elf_close(struct bpfprobe_elf *e)
 	elf_end(e->elf);
 	if (e->fd >= 0)
 		close(e->fd);
+	free(e->syms);
 	free(e);
 }
 
@@ -355,13 +370,23 @@ static int addr_to_offset(struct bpfprobe_elf *e, __u64 addr, __u64 *off)
 	return -ENOENT;
 }
 
-int bpfprobe_elf_find_symbol(struct bpfprobe_elf *e, const char *name,
-			     struct bpfprobe_elf_sym *syms, int max)
+static int by_name(const void *a, const void *b)
+{
+	const struct sym_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Every defined function (or untyped) symbol of SYMTAB and DYNSYM. */
+static int index_symbols(struct bpfprobe_elf *e)
 {
 	static const Elf64_Word tables[] = { SHT_SYMTAB, SHT_DYNSYM };
-	int found = 0;
+	size_t cap = 0, seq = 0;
 
-	for (int t = 0; t < 2 && !found; t++) {
+	for (int t = 0; t < 2; t++) {
 		Elf_Scn *scn = NULL;
 
 		while ((scn = elf_nextscn(e->elf, scn))) {
@@ -377,39 +402,89 @@ int bpfprobe_elf_find_symbol(struct bpfprobe_elf *e, const char *name,
 			if (!d)
 				return -EBADMSG;
 			n = sh.sh_size / sh.sh_entsize;
-			for (size_t i = 0; i < n; i++) {
-				GElf_Sym s;
+			for (size_t i = 0; i < n; i++, seq++) {
+				GElf_Sym sym;
 				const char *sn;
 				int type;
-				bool dup = false;
-				__u64 off;
 
-				if (!gelf_getsym(d, (int)i, &s))
+				if (!gelf_getsym(d, (int)i, &sym))
 					return -EBADMSG;
-				type = GELF_ST_TYPE(s.st_info);
-				if (s.st_shndx == SHN_UNDEF ||
+				type = GELF_ST_TYPE(sym.st_info);
+				if (sym.st_shndx == SHN_UNDEF ||
 				    (type != STT_FUNC && type != STT_GNU_IFUNC &&
 				     type != STT_NOTYPE))
 					continue;
-				sn = elf_strptr(e->elf, sh.sh_link, s.st_name);
-				if (!sn || strcmp(sn, name))
+				sn = elf_strptr(e->elf, sh.sh_link, sym.st_name);
+				if (!sn)
 					continue;
-				for (int j = 0; j < found && j < max; j++)
-					if (syms[j].value == s.st_value)
-						dup = true;
-				if (dup)
-					continue;
-				if (addr_to_offset(e, s.st_value, &off))
-					continue;
-				if (found < max)
-					syms[found] = (struct bpfprobe_elf_sym){
-						.value = s.st_value,
-						.size = s.st_size,
-						.file_offset = off,
-						.type = type,
-					};
-				found++;
+				if (e->sym_cnt == cap) {
+					size_t nc = cap ? cap * 2 : 256;
+					struct sym_entry *ns = realloc(e->syms, nc * sizeof(*ns));
+
+					if (!ns)
+						return -ENOMEM;
+					e->syms = ns;
+					cap = nc;
+				}
+				e->syms[e->sym_cnt++] = (struct sym_entry){
+					.name = sn, .seq = seq, .table = t, .sym = sym,
+				};
 			}
+		}
+	}
+	qsort(e->syms, e->sym_cnt, sizeof(*e->syms), by_name);
+	return 0;
+}
+
+int bpfprobe_elf_find_symbol(struct bpfprobe_elf *e, const char *name,
+			     struct bpfprobe_elf_sym *syms, int max)
+{
+	size_t lo = 0, hi;
+	int found = 0, err;
+
+	if (!e->indexed) {
+		if ((err = index_symbols(e))) {
+			free(e->syms);
+			e->syms = NULL;
+			e->sym_cnt = 0;
+			return err;
+		}
+		e->indexed = true;
+	}
+	/* The first entry named \p name. */
+	hi = e->sym_cnt;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(e->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* SYMTAB's matches, or DYNSYM's when it has none; in file order. */
+	for (int t = 0; t < 2 && !found; t++) {
+		for (size_t k = lo; k < e->sym_cnt && !strcmp(e->syms[k].name, name); k++) {
+			const GElf_Sym *s = &e->syms[k].sym;
+			bool dup = false;
+			__u64 off;
+
+			if (e->syms[k].table != t)
+				continue;
+			for (int j = 0; j < found && j < max; j++)
+				if (syms[j].value == s->st_value)
+					dup = true;
+			if (dup)
+				continue;
+			if (addr_to_offset(e, s->st_value, &off))
+				continue;
+			if (found < max)
+				syms[found] = (struct bpfprobe_elf_sym){
+					.value = s->st_value,
+					.size = s->st_size,
+					.file_offset = off,
+					.type = GELF_ST_TYPE(s->st_info),
+				};
+			found++;
 		}
 	}
 	return found;

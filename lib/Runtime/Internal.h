@@ -96,6 +96,98 @@ BPFPROBE_HIDDEN int bpfprobe_session_link(struct bpf_program *prog, bool user,
 					  const char *where, __u64 offset,
 					  int pid);
 
+/* ---- Raw links: BPF_LINK_CREATE (Session.c, MultiAttach.c) ---- */
+
+/* libbpf 1.1 knows neither session attach types nor the uprobe_multi
+ * attributes: their layout, from include/uapi/linux/bpf.h. */
+#define CMD_LINK_CREATE 28       /* BPF_LINK_CREATE */
+#define ATTACH_UPROBE_MULTI 48   /* BPF_TRACE_UPROBE_MULTI */
+#define UPROBE_MULTI_RETURN 1u   /* BPF_F_UPROBE_MULTI_RETURN */
+
+/* union bpf_attr's link_create with its kprobe_multi and uprobe_multi
+ * members (6.6's layout; older headers lack uprobe_multi). */
+struct link_create_attr {
+	__u32 prog_fd;
+	__u32 target_fd;
+	__u32 attach_type;
+	__u32 flags;
+	union {
+		struct {
+			__u32 flags;
+			__u32 cnt;
+			__u64 syms;
+			__u64 addrs;
+			__u64 cookies;
+		} kprobe_multi;
+		struct {
+			__u64 path;
+			__u64 offsets;
+			__u64 ref_ctr_offsets;
+			__u64 cookies;
+			__u32 cnt;
+			__u32 flags;
+			__u32 pid;
+		} uprobe_multi;
+	};
+};
+
+/* ---- Shared programs: uprobe_multi links (MultiAttach.c) ---- */
+
+/**
+ * Before loading: every uprobe or uretprobe program (a dispatcher of
+ * shared copies, or a site's own; not an @entry pair's) is loaded as a
+ * uprobe_multi program when \p mode says multi, or auto and the kernel
+ * has uprobe_multi links; as a plain uprobe program otherwise. The
+ * choice stays with the program (its expected attach type). -EOPNOTSUPP:
+ * multi asked for on a kernel without it.
+ */
+BPFPROBE_HIDDEN int bpfprobe_choose_attach(struct bpf_object *obj,
+					   const struct bpfprobe_meta *meta,
+					   enum bpfprobe_attach_mode mode);
+/** The last program looked up by name (libbpf's look-up walks every
+ * program and subprogram: with 10,000 copies, once per site was 10^8
+ * steps); consecutive sites mostly share a dispatcher. */
+struct bpfprobe_prog_cache {
+	const char *name;
+	struct bpf_program *prog;
+};
+/** The program site \p s attaches (its dispatcher, or its own). */
+BPFPROBE_HIDDEN struct bpf_program *
+bpfprobe_site_program(struct bpf_object *obj, const struct bpfprobe_site *s,
+		      struct bpfprobe_prog_cache *cache);
+/** Whether the kernel has uprobe_multi links (probed once); \p why says
+ * what failed when not. */
+BPFPROBE_HIDDEN bool bpfprobe_has_uprobe_multi(const char **why);
+/** Whether \p prog was loaded for a uprobe_multi link. */
+BPFPROBE_HIDDEN bool bpfprobe_uses_multi(const struct bpf_program *prog);
+
+/** One site that goes into a uprobe_multi link. */
+struct bpfprobe_multi_site {
+	size_t site;               /* index in the metadata */
+	struct bpf_program *prog;  /* the dispatcher */
+	const char *path;          /* the binary, as the attach opens it */
+	__u64 offset;              /* file offset */
+	__u64 cookie;
+	bool ret;                  /* a uretprobe */
+};
+/**
+ * Attaches \p sites as one uprobe_multi link per program, binary and kind
+ * (only in process \p pid when > 0). The links' fds go to \p fds (room for
+ * \p cnt), their count to \p fd_cnt; a site of a link that failed gets its
+ * -errno in \p errs (parallel to \p sites), reported once per link.
+ */
+/**
+ * Destroys \p links and closes the link descriptors \p fds, from several
+ * threads: each detach waits for an RCU grace period, and waits that run
+ * at once share one.
+ */
+BPFPROBE_HIDDEN void bpfprobe_detach_all(struct bpf_link **links,
+					 size_t link_cnt, int *fds,
+					 size_t fd_cnt);
+BPFPROBE_HIDDEN void bpfprobe_multi_attach(struct bpfprobe_multi_site *sites,
+					   size_t cnt, int pid, int *fds,
+					   size_t *fd_cnt, int *errs);
+
 /* ---- Records (RecordFormat.c) ---- */
 
 /** Bytes a record slot of kprobe_events type \p type takes. */

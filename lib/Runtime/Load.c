@@ -153,7 +153,9 @@ int bpfprobe_object__load(struct bpf_object *obj,
 	whole = OPTS_GET(opts, whole_log, false);
 
 	if (OPTS_GET(opts, meta, NULL) &&
-	    (err = bpfprobe_choose_pairing(obj, opts->meta)))
+	    ((err = bpfprobe_choose_pairing(obj, opts->meta)) ||
+	     (err = bpfprobe_choose_attach(obj, opts->meta,
+					   OPTS_GET(opts, attach_mode, BPFPROBE_ATTACH_AUTO)))))
 		return err;
 	load.len = 0;
 	load.pass_through = whole;

@@ -8,6 +8,7 @@
  * number fails with one line naming the record, its line and byte offset.
  * It depends on libc only, so the fuzzer links it alone.
  */
+#define _GNU_SOURCE /* asprintf */
 #include "Internal.h"
 #include "Support/Escape.h"
 
@@ -16,10 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A recording site's record_id and its index: sorted, the look-up of
+ * every record is a binary search (10,000 sites of a line's copies). */
+struct record_key {
+	__u32 id;
+	size_t idx;
+};
+
 struct bpfprobe_meta {
 	char *text; /* owned copy of the section; strings point into it */
 	struct bpfprobe_site *sites;
 	size_t site_cnt;
+	struct record_key *by_id;
+	size_t by_id_cnt;
 };
 
 const char *bpfprobe_kind__str(enum bpfprobe_kind kind)
@@ -243,7 +253,8 @@ const struct bpfprobe_kernel_arch *bpfprobe_kernel_arch_by_uname(const char *mac
 enum {
 	K_PROGRAM, K_SECTION, K_KIND, K_TARGET, K_SYMBOL, K_OFFSET, K_ADDRESS,
 	K_SYMBOL_SIZE, K_ARCH, K_BUILD_ID, K_SOURCE, K_SPEC, K_RECORD_ID,
-	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_RECORD_CONTEXT, K_CNT
+	K_KERNEL_MACHINE, K_COMPAT, K_ENTRY_PROGRAM, K_ENTRY_OF, K_SESSION_PROGRAM, K_DISPATCHER,
+	K_COOKIE, K_RECORD_CONTEXT, K_CNT
 };
 
 static const struct {
@@ -269,6 +280,8 @@ static const struct {
 	[K_ENTRY_OF] = { BPFPROBE_KEY_ENTRY_OF, false },
 	[K_SESSION_PROGRAM] = { BPFPROBE_KEY_SESSION_PROGRAM, false },
 	[K_RECORD_CONTEXT] = { BPFPROBE_KEY_RECORD_CONTEXT, false },
+	[K_DISPATCHER] = { BPFPROBE_KEY_DISPATCHER, false },
+	[K_COOKIE] = { BPFPROBE_KEY_COOKIE, false },
 };
 
 struct record_builder {
@@ -328,24 +341,33 @@ static bool is_hex(const char *s)
 	return true;
 }
 
-/* [A-Za-z_][A-Za-z0-9_]*: a kprobe_events field name. */
-static bool is_field_name(const char *s)
+/* The ':type' that ends \p text ("x:u32", "$arg1:ustring"), or NULL; a
+ * C++ name's "::" is not one. */
+static const char *fetch_type_suffix(const char *text)
 {
-	if (!*s || isdigit((unsigned char)*s))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
+	static const char *const types[] = { "string", "ustring", NULL };
+	const char *c = strrchr(text, ':');
+
+	if (!c || c == text || c[-1] == ':')
+		return NULL;
+	for (size_t i = 0; types[i]; i++)
+		if (!strcmp(c + 1, types[i]))
+			return c;
+	if (strchr("usx", c[1]) && (!strcmp(c + 2, "8") || !strcmp(c + 2, "16") ||
+				    !strcmp(c + 2, "32") || !strcmp(c + 2, "64")))
+		return c;
+	return NULL;
 }
 
 /*
- * The name printed for argument \p i. A record site's values carry the
- * kprobe_events names the plugin gave them ("a_ops", "arg1"); objects of
- * older plugins: the text as written without a trailing ":type"
- * ("req->len:u32" -> "req->len"), and when the annotation gave only C types
- * (calling-convention mode, "int"), the body's parameter name, or "$argN"
- * when there is no body to name it (the name is the type).
+ * The name printed for argument \p i: the user's own spelling, without a
+ * trailing ":type" ("req->len:u32" -> "req->len", "$retval",
+ * "@entry(o->id)", "size_t"), as perf script and bpftrace show what was
+ * asked for. The metadata also keeps the kprobe_events name the plugin gave
+ * the value ("len", "arg1"), which plans print. A body's calling-convention
+ * argument (only a C type was written) is named by the body's parameter,
+ * else "$argN". Two values spelled alike are told apart by
+ * unique_arg_labels().
  */
 static char *arg_label(const struct bpfprobe_site *site, size_t i)
 {
@@ -353,11 +375,8 @@ static char *arg_label(const struct bpfprobe_site *site, size_t i)
 	size_t len = strlen(a->text), tlen = strlen(a->type);
 	char buf[32];
 
-	/* The plugin names record values as kprobe_events does (a_ops, arg1). */
-	if (site->has_record_id && is_field_name(a->name))
-		return strdup(a->name);
-
-	if (!strcmp(site->source, "cc") && !strchr("$%@", a->text[0])) {
+	if (!site->has_record_id && !strcmp(site->source, "cc") &&
+	    !strchr("$%@", a->text[0])) {
 		if (strcmp(a->name, a->text))
 			return strdup(a->name);
 		snprintf(buf, sizeof(buf), "$arg%zu", i + 1);
@@ -368,7 +387,31 @@ static char *arg_label(const struct bpfprobe_site *site, size_t i)
 	if (len > tlen + 1 && a->text[len - tlen - 1] == ':' &&
 	    !strcmp(a->text + len - tlen, a->type))
 		len -= tlen + 1;
+	else if (fetch_type_suffix(a->text))
+		len = fetch_type_suffix(a->text) - a->text;
 	return strndup(a->text, len);
+}
+
+/* "int, int": the second is "int#2", the third "int#3" (labels only
+ * differing in a ':type' the label leaves out: "s", "s#2"). */
+static int unique_arg_labels(struct bpfprobe_site *site)
+{
+	char **labels = (char **)site->arg_labels;
+
+	for (size_t i = site->arg_cnt; i-- > 1;) {
+		size_t same = 1;
+		char *l;
+
+		for (size_t j = 0; j < i; j++)
+			same += !strcmp(labels[j], labels[i]);
+		if (same == 1)
+			continue;
+		if (asprintf(&l, "%s#%zu", labels[i], same) < 0)
+			return -ENOMEM;
+		free(labels[i]);
+		labels[i] = l;
+	}
+	return 0;
 }
 
 /* Points \p pos at the line of key \p k, for a message about its value. */
@@ -498,6 +541,26 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 				       v[K_RECORD_CONTEXT], BPFPROBE_RECORD_CTX_SIZE);
 		site->context_size = (size_t)sz;
 	}
+	/* A copy sharing a program: both keys, on a uprobe or uretprobe
+	 * without entry values (plugin/SiteDispatch.cpp). */
+	if (!v[K_DISPATCHER] != !v[K_COOKIE])
+		return corrupt(at(pos, rb, v[K_DISPATCHER] ? K_DISPATCHER : K_COOKIE),
+			       "'%s' without '%s'; a shared program's site needs both",
+			       v[K_DISPATCHER] ? BPFPROBE_KEY_DISPATCHER : BPFPROBE_KEY_COOKIE,
+			       v[K_DISPATCHER] ? BPFPROBE_KEY_COOKIE : BPFPROBE_KEY_DISPATCHER);
+	if (v[K_DISPATCHER]) {
+		if (!*v[K_DISPATCHER])
+			return corrupt(at(pos, rb, K_DISPATCHER), "'%s' is empty",
+				       BPFPROBE_KEY_DISPATCHER);
+		if ((site->kind != BPFPROBE_UPROBE && site->kind != BPFPROBE_URETPROBE) ||
+		    site->entry_program || site->entry_of || site->session_program)
+			return corrupt(at(pos, rb, K_DISPATCHER), "%s site '%s' names a dispatcher; only uprobe and uretprobe sites without entry values share one",
+				       v[K_KIND], site->program);
+		if ((err = parse_u64(at(pos, rb, K_COOKIE), "cookie", v[K_COOKIE], 10,
+				     &site->cookie)))
+			return err;
+		site->dispatcher = v[K_DISPATCHER];
+	}
 	if (!is_hex(site->build_id) || strlen(site->build_id) % 2)
 		return corrupt(at(pos, rb, K_BUILD_ID), "'build_id' must be an even number of hex digits, found '%s'",
 			       site->build_id);
@@ -517,9 +580,48 @@ static int finish_record(struct record_builder *rb, struct parse_pos *pos,
 		if (!labels[i])
 			return -ENOMEM;
 	}
-	site->label = strdup(make_label(site, scratch, sizeof(scratch)));
-	if (!site->label)
+	if ((err = unique_arg_labels(site)))
+		return err;
+	make_label(site, scratch, sizeof(scratch));
+	/* perf's name for a return probe of a function: "func%return". */
+	if (site->kind == BPFPROBE_KRETPROBE || site->kind == BPFPROBE_URETPROBE ||
+	    site->kind == BPFPROBE_FEXIT)
+		err = asprintf((char **)&site->label, "%s%%return",
+			       make_label(site, scratch, sizeof(scratch)));
+	else
+		err = asprintf((char **)&site->label, "%s",
+			       make_label(site, scratch, sizeof(scratch)));
+	if (err < 0) {
+		site->label = NULL;
 		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The record sites of one spec and kind are the copies of an inlined line
+ * (or function): each label says which, "ship:3 [in process+0x3a]", as
+ * perf probe names each copy by its address.
+ */
+static int label_copies(struct bpfprobe_meta *meta)
+{
+	for (size_t i = 0; i < meta->site_cnt; i++) {
+		struct bpfprobe_site *s = &meta->sites[i];
+		bool copies = false;
+		char *l;
+
+		for (size_t j = 0; j < meta->site_cnt && !copies; j++)
+			copies = j != i && meta->sites[j].has_record_id &&
+				 meta->sites[j].kind == s->kind &&
+				 !strcmp(meta->sites[j].spec, s->spec);
+		if (!s->has_record_id || !copies)
+			continue;
+		if (asprintf(&l, "%s [in %s+0x%llx]", s->label, s->symbol,
+			     (unsigned long long)s->offset) < 0)
+			return -ENOMEM;
+		free((void *)s->label);
+		s->label = l;
+	}
 	return 0;
 }
 
@@ -539,6 +641,7 @@ void bpfprobe_meta__free(struct bpfprobe_meta *meta)
 	for (size_t i = 0; i < meta->site_cnt; i++)
 		free_site(&meta->sites[i]);
 	free(meta->sites);
+	free(meta->by_id);
 	free(meta->text);
 	free(meta);
 }
@@ -692,21 +795,39 @@ static int parse_record(struct bpfprobe_meta *meta, size_t size, size_t *pos,
 	return 0;
 }
 
-/* A record_id must name one program. */
-static int check_record_ids(const struct bpfprobe_meta *meta)
+static int by_record_id(const void *a, const void *b)
 {
-	for (size_t i = 0; i < meta->site_cnt; i++) {
-		const struct bpfprobe_site *a = &meta->sites[i];
+	const struct record_key *x = a, *y = b;
 
-		for (size_t j = 0; a->has_record_id && j < i; j++) {
-			const struct bpfprobe_site *b = &meta->sites[j];
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
 
-			if (b->has_record_id && b->record_id == a->record_id &&
-			    strcmp(a->program, b->program)) {
-				pr_warn("corrupt .bpfprobe metadata: programs '%s' and '%s' share record_id %u; their records could not be told apart\n",
-					b->program, a->program, a->record_id);
-				return -EBADMSG;
-			}
+/* The record_id index; a record_id must name one program. */
+static int check_record_ids(struct bpfprobe_meta *meta)
+{
+	meta->by_id = calloc(meta->site_cnt + 1, sizeof(*meta->by_id));
+	if (!meta->by_id)
+		return -ENOMEM;
+	for (size_t i = 0; i < meta->site_cnt; i++)
+		if (meta->sites[i].has_record_id)
+			meta->by_id[meta->by_id_cnt++] =
+				(struct record_key){ meta->sites[i].record_id, i };
+	qsort(meta->by_id, meta->by_id_cnt, sizeof(*meta->by_id), by_record_id);
+	for (size_t k = 1, first = 0; k < meta->by_id_cnt; k++) {
+		const struct bpfprobe_site *a, *b;
+
+		if (meta->by_id[k].id != meta->by_id[first].id) {
+			first = k;
+			continue;
+		}
+		b = &meta->sites[meta->by_id[first].idx];
+		a = &meta->sites[meta->by_id[k].idx];
+		if (strcmp(a->program, b->program)) {
+			pr_warn("corrupt .bpfprobe metadata: programs '%s' and '%s' share record_id %u; their records could not be told apart\n",
+				b->program, a->program, a->record_id);
+			return -EBADMSG;
 		}
 	}
 	return 0;
@@ -765,6 +886,8 @@ struct bpfprobe_meta *bpfprobe_meta__parse(const void *data, size_t size)
 	meta->text[size] = 0;
 
 	err = parse_records(meta, size);
+	if (!err)
+		err = label_copies(meta);
 	if (err) {
 		bpfprobe_meta__free(meta);
 		errno = -err;
@@ -791,10 +914,19 @@ const struct bpfprobe_site *bpfprobe_meta__site(const struct bpfprobe_meta *meta
 const struct bpfprobe_site *
 bpfprobe_meta__find_record(const struct bpfprobe_meta *meta, __u32 record_id)
 {
-	for (size_t i = 0; meta && i < meta->site_cnt; i++)
-		if (meta->sites[i].has_record_id &&
-		    meta->sites[i].record_id == record_id)
-			return &meta->sites[i];
+	size_t lo = 0, hi = meta ? meta->by_id_cnt : 0;
+
+	/* The first site with that id. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (meta->by_id[mid].id < record_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (meta && lo < meta->by_id_cnt && meta->by_id[lo].id == record_id)
+		return &meta->sites[meta->by_id[lo].idx];
 	errno = ENOENT;
 	return NULL;
 }

@@ -23,10 +23,12 @@ static bool described(const struct bpfprobe_meta *meta,
 	for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta); i++) {
 		const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
 
-		/* A site's session program is attached with the site. */
+		/* A site's session program or dispatcher is attached with the site. */
 		if (!strcmp(s->program, bpf_program__name(prog)) ||
 		    (s->session_program &&
-		     !strcmp(s->session_program, bpf_program__name(prog))))
+		     !strcmp(s->session_program, bpf_program__name(prog))) ||
+		    (s->dispatcher &&
+		     !strcmp(s->dispatcher, bpf_program__name(prog))))
 			return true;
 	}
 	return false;

@@ -69,6 +69,19 @@ static void put_str(struct out *o, const char *s, size_t len, bool json)
 	put(o, "\"");
 }
 
+/* A label printed as it is: no space, '=', quote, backslash or control
+ * character ("o->cust->name", "@entry(o->id)", "$retval", "v[2]"). */
+static bool plain_label(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == '=' || *s == '"' ||
+		    *s == '\\' || (unsigned char)*s == 0x7f)
+			return false;
+	return true;
+}
+
 /* Bits of an integer type: "s32" -> 32; bitfields "b4@3/32" -> 4. */
 static int type_bits(const char *type)
 {
@@ -331,8 +344,14 @@ int bpfprobe_record__format(const struct bpfprobe_meta *meta, const void *data,
 				put(&o, ",");
 			put_str(&o, label, strlen(label), true);
 			put(&o, ":");
-		} else {
+		} else if (plain_label(label)) {
 			put(&o, " %s=", label);
+		} else {
+			/* "a b", "x=y", a quote: quoted, so the line still
+			 * splits into name=value pairs. */
+			put(&o, " ");
+			put_str(&o, label, strlen(label), false);
+			put(&o, "=");
 		}
 		if (i < BPFPROBE_RECORD_MAX_ARGS && (missed >> i & 1))
 			/* An entry value whose entry was not seen: no value. */

@@ -61,13 +61,15 @@ static long site_index(const struct bpfprobe_meta *meta,
 		       const struct bpfprobe_site *site)
 {
 	size_t n = bpfprobe_meta__site_cnt(meta);
+	const struct bpfprobe_site *first;
 
 	if (!site || !n)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (bpfprobe_meta__site(meta, i) == site)
-			return (long)i;
-	return -1;
+	/* The sites are one array. */
+	first = bpfprobe_meta__site(meta, 0);
+	if (site < first || site >= first + n)
+		return -1;
+	return (long)(site - first);
 }
 
 static size_t record_site_cnt(const struct bpfprobe_meta *meta)

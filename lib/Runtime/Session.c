@@ -38,35 +38,6 @@
 /* include/uapi/linux/bpf.h */
 #define ATTACH_KPROBE_SESSION 56 /* BPF_TRACE_KPROBE_SESSION */
 #define ATTACH_UPROBE_SESSION 57 /* BPF_TRACE_UPROBE_SESSION */
-#define CMD_LINK_CREATE 28       /* BPF_LINK_CREATE */
-
-/* union bpf_attr's link_create with its kprobe_multi and uprobe_multi
- * members (6.6's layout; older headers lack uprobe_multi). */
-struct link_create_attr {
-	__u32 prog_fd;
-	__u32 target_fd;
-	__u32 attach_type;
-	__u32 flags;
-	union {
-		struct {
-			__u32 flags;
-			__u32 cnt;
-			__u64 syms;
-			__u64 addrs;
-			__u64 cookies;
-		} kprobe_multi;
-		struct {
-			__u64 path;
-			__u64 offsets;
-			__u64 ref_ctr_offsets;
-			__u64 cookies;
-			__u32 cnt;
-			__u32 flags;
-			__u32 pid;
-		} uprobe_multi;
-	};
-};
-
 /* 0: not read yet; 1: has it; -1: has not. */
 static int has_session[2];
 

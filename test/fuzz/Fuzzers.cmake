@@ -7,14 +7,11 @@
 # compiler without instrumentation).
 #
 #   ninja -C build bpfprobe-plan-fuzzer bpfprobe-dwarf-fuzzer bpfprobe-record-fuzzer
-#   build/bin/bpfprobe-plan-fuzzer -max_len=1024 test/fuzz/corpus-plan
-#   build/bin/bpfprobe-dwarf-fuzzer -max_len=16384 test/fuzz/corpus-dwarf
-#   build/bin/bpfprobe-record-fuzzer -max_len=2048 test/fuzz/corpus-record
-#   build/bin/bpfprobe-tracepage-fuzzer -max_len=4200 test/fuzz/corpus-tracepage
+#   utils/fuzz-campaign.sh plan|dwarf|record|tracepage [SEEDS] [RUNS]   campaigns
 #
-# test/Pass/plan-fuzz.test, test/Dwarf/dwarf-fuzz.test and
-# test/Runtime/record-fuzz.test run them briefly when they were built;
-# test/Runtime/tracepage-fuzz.test replays the trace-page corpus.
+# test/Pass/plan-fuzz.test, test/Dwarf/dwarf-fuzz.test,
+# test/Runtime/record-fuzz.test and test/Runtime/tracepage-fuzz.test replay
+# their corpora (and regress-dwarf), each input once, when they were built.
 
 set(fz_cc ${LLVM_TOOLS_BINARY_DIR}/clang)
 set(fz_cxx ${LLVM_TOOLS_BINARY_DIR}/clang++)

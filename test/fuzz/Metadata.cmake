@@ -5,9 +5,9 @@
 # (they need libc and libbpf's headers only).
 #
 #   ninja -C build bpfprobe-metadata-fuzzer
-#   build/bin/bpfprobe-metadata-fuzzer -max_len=4096 test/Inputs/runtime/fuzz-corpus
+#   utils/fuzz-campaign.sh metadata [SEEDS] [RUNS]     mutation campaigns
 #
-# test/Runtime/metadata-fuzz.test runs it briefly when it was built.
+# test/Runtime/metadata-fuzz.test replays its corpus when it was built.
 
 set(BPFPROBE_MDFUZZ_CC ${LLVM_TOOLS_BINARY_DIR}/clang)
 set(BPFPROBE_MDFUZZ_RT_DIR ${LLVM_LIBRARY_DIR}/clang/${LLVM_VERSION_MAJOR}/lib)

@@ -9,7 +9,7 @@
  * refused with nothing handed on, or every event handed on lies inside it.
  *
  *   ninja -C build bpfprobe-tracepage-fuzzer
- *   build/bin/bpfprobe-tracepage-fuzzer -max_len=4200 test/fuzz/corpus-tracepage
+ *   utils/fuzz-campaign.sh tracepage [SEEDS] [RUNS]     mutation campaigns
  */
 #include "Runtime/Internal.h"
 

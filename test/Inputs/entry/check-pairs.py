@@ -8,9 +8,10 @@ import sys
 name, ret_field, entry_field = sys.argv[1:4]
 right = missed = wrong = 0
 for line in sys.stdin:
-    # A record: "TIME COMM PID/TID [CPU] NAME field=value ..."
+    # A record: "TIME COMM PID/TID [CPU] NAME field=value ...";
+    # "deep%return": the return probe of deep.
     words = line.split()
-    if len(words) < 5 or words[4] != name or not words[3].startswith("["):
+    if len(words) < 5 or not words[3].startswith("[") or words[4].split("%")[0] != name:
         continue
     words = words[4:]
     fields = dict(w.split("=", 1) for w in words[1:] if "=" in w)

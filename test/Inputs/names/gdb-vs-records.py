@@ -3,7 +3,7 @@
 "TIME COMM PID/TID [CPU] <place> name=value ..." records, in order, and prints each pair as
 "SAME <line>" or "DIFF gdb=<line> probe=<line>", then the counts. A pair is
 the same when the place and the values, in order, are: gdb's labels are the
-source text ("it.id"), the records' are kprobe_events names ("id").
+source text ("it.id"), as the records' are.
 
 usage: gdb-vs-records.py [--skip-optimized] GDB_OUTPUT RECORDS
 
@@ -31,9 +31,12 @@ def main():
     if skip:
         left_out = sum("<optimized out>" in l for l in gdb)
         gdb = [l for l in gdb if "<optimized out>" not in l]
+    # A copy of an inlined line is "use:3 [in use+0x1f]": gdb names the
+    # line only.
     # Records: "TIME COMM PID/TID [CPU] <place> name=value ...".
     context = re.compile(r"^\s*\S+ \S+ \d+/\d+ \[\d+\] ")
-    rec = [context.sub("", l).strip() for l in open(args[1]) if context.match(l)]
+    rec = [re.sub(r" \[in [^]]*\]", "", context.sub("", l)).strip()
+           for l in open(args[1]) if context.match(l)]
     diff = 0
     for i in range(max(len(gdb), len(rec))):
         g = gdb[i] if i < len(gdb) else "<none>"

@@ -12,7 +12,7 @@ ends (test/Runtime/accounting-*.test, signal-cleanup.test) use it.
   --then CMD          run CMD (a shell command) once ready, and wait for it
   --delay S           seconds between ready (and --then) and the signal
   --signal NAME       INT, TERM, QUIT, USR1, ALRM, ...; none: wait for the end
-  --instance          check that tracefs instances/bpfprobe-<pid> exists
+  --instance          check that tracefs instances/bpfprobe-<pid>-* exists
                       before the signal and not after the end, and that
                       `bpftool perf` shows no uprobe of that pid after it
 Prints the exit status and each check; exits 1 when a check fails."""
@@ -44,6 +44,15 @@ def perf_pids():
         return set()
 
 
+def run_instance(pid):
+    """The tracefs instance of run pid: bpfprobe-<pid>-<random> (Printk.c)."""
+    d = os.path.join(TRACEFS, "instances")
+    for name in sorted(os.listdir(d)):
+        if name == "bpfprobe-%d" % pid or name.startswith("bpfprobe-%d-" % pid):
+            return os.path.join(d, name)
+    return None
+
+
 def main():
     argv = sys.argv[1:]
     dd = argv.index("--")
@@ -65,7 +74,7 @@ def main():
     ok = True
     with open(o["--out"], "w") as out, open(o["--err"], "w") as err:
         run = subprocess.Popen(cmd, stdout=out, stderr=err)
-        instance = os.path.join(TRACEFS, "instances", "bpfprobe-%d" % run.pid)
+        instance = None  # bpfprobe-<pid>-<random> (Printk.c), found once it exists
         if "--ready-file" in o:
             ready = wait_for(lambda: os.path.exists(o["--ready-file"]) or run.poll() is not None)
         elif "--ready-err" in o:
@@ -77,7 +86,8 @@ def main():
             print("bpfprobe-run was not ready (exit %s)" % run.poll())
             ok = False
         if "--instance" in flags and ok:
-            there = os.path.isdir(instance)
+            instance = run_instance(run.pid)
+            there = instance is not None
             print("before the signal: instance %s" % ("present" if there else "MISSING"))
             ok &= there
         if "--then" in o:
@@ -94,7 +104,7 @@ def main():
             ok = False
     print("exit %s" % (code if code >= 0 else "by signal %s" % signal.Signals(-code).name))
     if "--instance" in flags:
-        left = os.path.exists(instance)
+        left = instance is not None and os.path.exists(instance)
         print("after the end: instance %s" % ("LEFT BEHIND" if left else "removed"))
         ok &= not left
         if left:

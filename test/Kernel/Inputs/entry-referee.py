@@ -51,12 +51,13 @@ def main():
     names = [r for r, _ in mapping]
     records = []
     for line in open(a.records, errors="replace"):
-        m = re.match(r"(\S+) pid=(\d+)(.*)$", line.rstrip("\n"))
-        if not m or m.group(1) != a.label or int(m.group(2)) not in {p for p, _ in pairs}:
+        # "TIME COMM PID/TID [CPU] LABEL name=value ..."
+        m = re.match(r"\s*\S+ \S+ (\d+)/\d+ \[\d+\] (\S+)(.*)$", line.rstrip("\n"))
+        if not m or m.group(2) != a.label or int(m.group(1)) not in {p for p, _ in pairs}:
             continue
         args = dict(ARG.findall(m.group(3)))
         if all(n in args for n in names):
-            records.append((int(m.group(2)), args))
+            records.append((int(m.group(1)), args))
     if not pairs:
         print("entry referee: the kernel saw no call")
         return 1
