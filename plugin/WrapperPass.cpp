@@ -966,7 +966,29 @@ private:
       // BPFPROBE_SITE_SCOPED: a hit of a process outside the scope map is
       // counted in hits and filtered, before it is limited or costs ring
       // space (metadata.h).
-      if (GlobalVariable *Scope = M.getNamedGlobal(BPFPROBE_SCOPE_MAP)) {
+      // The control struct as the object's header declares it: one from
+      // before `filtered` (a copy of bpfprobe.h older than this plugin) has
+      // no room for it, and the verifier would refuse the access.
+      auto CtlSize = [&]() -> uint64_t {
+        SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+        Sites->getDebugInfo(GVEs);
+        for (DIGlobalVariableExpression *GVE : GVEs) {
+          auto *MapTy = dyn_cast_or_null<DICompositeType>(
+              GVE->getVariable()->getType());
+          for (DINode *E : MapTy ? MapTy->getElements() : DINodeArray())
+            if (auto *Member = dyn_cast<DIDerivedType>(E))
+              if (Member->getName() == "value")
+                if (auto *Ptr = dyn_cast_or_null<DIDerivedType>(Member->getBaseType()))
+                  if (DIType *Ctl = Ptr->getBaseType())
+                    return Ctl->getSizeInBits() / 8;
+        }
+        return sizeof(struct bpfprobe_site_ctl); // no debug info: ours
+      };
+      bool HasFiltered = CtlSize() >= offsetof(struct bpfprobe_site_ctl, filtered) +
+                                          sizeof(uint64_t);
+      GlobalVariable *Scope =
+          HasFiltered ? M.getNamedGlobal(BPFPROBE_SCOPE_MAP) : nullptr;
+      if (Scope) {
         BasicBlock *InScope = BasicBlock::Create(Ctx, "scope.check", F, Fill);
         BasicBlock *Filtered = BasicBlock::Create(Ctx, "scope.filtered", F, Fill);
         BasicBlock *Limited = BasicBlock::Create(Ctx, "site.limit", F, Fill);
@@ -1000,11 +1022,12 @@ private:
       // The limit counts the hits in scope: hits - filtered.
       Value *Limit = B.CreateLoad(
           i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, limit)));
-      Value *Hits = B.CreateSub(
-          B.CreateLoad(i64(),
-                       CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits))),
-          B.CreateLoad(i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl,
-                                                       filtered))));
+      Value *Hits = B.CreateLoad(
+          i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl, hits)));
+      if (HasFiltered)
+        Hits = B.CreateSub(
+            Hits, B.CreateLoad(i64(), CtlField(Found, offsetof(struct bpfprobe_site_ctl,
+                                                               filtered))));
       Value *Over = B.CreateAnd(B.CreateICmpNE(Limit, B.getInt64(0)),
                                 B.CreateICmpUGE(Hits, Limit));
       B.CreateCondBr(Over, Done, Count);

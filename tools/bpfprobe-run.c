@@ -1558,7 +1558,12 @@ static int scope_open(struct run *r)
 {
 	int err;
 
-	if (!scoping() || !bpf_object__find_map_by_name(r->obj, BPFPROBE_SITES_MAP))
+	struct bpf_map *sites = bpf_object__find_map_by_name(r->obj, BPFPROBE_SITES_MAP);
+
+	/* Scoped sites count in the per-site map's 'filtered': one built from
+	 * an older header has none, and its probes check no scope. */
+	if (!scoping() || !sites ||
+	    bpf_map__value_size(sites) != sizeof(struct bpfprobe_site_ctl))
 		return EXIT_OK;
 	r->scope = bpfprobe_scope__new(r->obj);
 	if (!r->scope && errno == ENOENT)
@@ -1617,7 +1622,7 @@ static void report_scope(struct run *r)
 			err_msg("scoping is not available for probe '%s' (%s): it %s every process\n",
 				s->program,
 				!s->has_record_id ? "a hand-written body"
-				: "the object has no 'bpfprobe_scope' map; rebuild it with this bpfprobe",
+				: "the object was built without scoping; rebuild it with this bpfprobe's bpfprobe.h",
 				s->has_record_id ? "records" : "fires in");
 		}
 	}
