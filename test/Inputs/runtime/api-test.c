@@ -91,8 +91,15 @@ int main(int argc, char **argv)
 		struct {
 			struct bpfprobe_attach_opts o;
 			long newer_field;
-		} big = { .o = { .sz = sizeof(big), .meta = meta }, .newer_field = 1 };
+		} big;
 		struct bpfprobe_attach_opts tiny = { .sz = 2 };
+
+		/* Padding zeroed too (after attach_mode): only newer_field is
+		 * non-zero past the fields the library knows. */
+		memset(&big, 0, sizeof(big));
+		big.o.sz = sizeof(big);
+		big.o.meta = meta;
+		big.newer_field = 1;
 
 		EXPECT(!bpfprobe_object__attach(NULL, &big.o) && errno == EINVAL);
 		big.newer_field = 0;
