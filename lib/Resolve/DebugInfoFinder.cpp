@@ -19,9 +19,6 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
-#include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
-#include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
-#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/CRC.h"
@@ -307,113 +304,6 @@ Error checkFrameSections(const ObjectFile &Obj) {
     }
   }
   return Error::success();
-}
-
-/// Checks that every attribute of every DIE lies within its unit, walking
-/// each unit's DIE stream as LLVM's DWARFUnit::extractDIEsToVector does but
-/// with a bound after every attribute. LLVM advances over a block form by
-/// its stated length without a bound, and the next attribute's LEB128 then
-/// reads from that far past the section (found by bpfprobe-dwarf-fuzzer).
-/// DIEs are extracted lazily, from many places (reference attributes reach
-/// other units), so the whole stream is checked when the file is opened:
-/// a 164 MB kernel .debug_info takes about 0.5 s. Where LLVM would stop
-/// extracting (an unknown abbreviation, a unit header it refuses) this walk
-/// stops too; readableUnit() treats such units as absent.
-Error checkDieStreams(DWARFContext &Ctx) {
-  const DWARFObject &D = Ctx.getDWARFObj();
-  const DWARFDebugAbbrev *Abbrev = Ctx.getDebugAbbrev();
-  Error Result = Error::success();
-  auto Walk = [&](const DWARFSection &S, DWARFSectionKind Kind) {
-    if (Result)
-      return;
-    DWARFDataExtractor Data(D, S, D.isLittleEndian(), 0);
-    uint64_t Offset = 0;
-    while (Data.isValidOffset(Offset)) {
-      DWARFUnitHeader Header;
-      uint64_t At = Offset;
-      if (Error E = Header.extract(Ctx, Data, &At, Kind)) {
-        consumeError(std::move(E));
-        return; // LLVM stops reading units here too
-      }
-      uint64_t End = Header.getNextUnitOffset();
-      if (End <= Offset || !Data.isValidOffset(End - 1))
-        return;
-      Offset = End;
-      if (!Abbrev)
-        continue;
-      auto Set = Abbrev->getAbbreviationDeclarationSet(Header.getAbbrOffset());
-      if (!Set || !*Set) {
-        if (!Set)
-          consumeError(Set.takeError());
-        continue;
-      }
-      dwarf::FormParams Params = Header.getFormParams();
-      // Sizes depend on the unit's form parameters: one cache per unit.
-      DenseMap<const DWARFAbbreviationDeclaration *, int64_t> FixedSizes;
-      uint64_t Off = Header.getOffset() + Header.getSize();
-      unsigned Depth = 0;
-      while (Off < End) {
-        uint64_t DieOffset = Off;
-        uint64_t Code = Data.getULEB128(&Off);
-        if (Code == 0) {
-          if (Depth <= 1)
-            break;
-          --Depth;
-          continue;
-        }
-        const DWARFAbbreviationDeclaration *Decl =
-            (*Set)->getAbbreviationDeclaration(Code);
-        if (!Decl)
-          break;
-        // Most DIEs use only fixed-size forms: one bound for all of them.
-        auto Fixed = FixedSizes.try_emplace(Decl, -1);
-        if (Fixed.second) {
-          int64_t Sum = 0;
-          for (const auto &Spec : Decl->attributes()) {
-            std::optional<uint8_t> Size =
-                dwarf::getFixedFormByteSize(Spec.Form, Params);
-            if (!Size) {
-              Sum = -1;
-              break;
-            }
-            Sum += *Size;
-          }
-          Fixed.first->second = Sum;
-        }
-        auto Past = [&] {
-          Result = createStringError(
-              inconvertibleErrorCode(),
-              "corrupt .debug_info: an attribute of the DIE at offset "
-              "0x%" PRIx64 " runs past the end of its unit (0x%" PRIx64 ")",
-              DieOffset, End);
-        };
-        if (Fixed.first->second >= 0) {
-          Off += Fixed.first->second;
-          if (Off > End)
-            return Past();
-        } else {
-          for (const auto &Spec : Decl->attributes()) {
-            uint64_t Before = Off;
-            if (std::optional<uint8_t> Size =
-                    dwarf::getFixedFormByteSize(Spec.Form, Params))
-              Off += *Size;
-            else if (!DWARFFormValue::skipValue(Spec.Form, Data, &Off, Params))
-              break; // LLVM stops at this DIE and the unit reads as absent
-            if (Off < Before || Off > End)
-              return Past();
-          }
-        }
-        if (Depth == 0 && !Decl->hasChildren())
-          break;
-        if (Decl->hasChildren())
-          ++Depth;
-      }
-    }
-  };
-  D.forEachInfoSections([&](const DWARFSection &S) { Walk(S, DW_SECT_INFO); });
-  D.forEachTypesSections(
-      [&](const DWARFSection &S) { Walk(S, DW_SECT_EXT_TYPES); });
-  return Result;
 }
 
 /// Checks the uncompressed size each compressed section (SHF_COMPRESSED)
@@ -1031,8 +921,8 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   // Lazy: creating the context reads the section table only; units are
   // parsed on first use.
   DI->Dwarf = DWARFContext::create(*DI->DebugObj);
-  if (Error E = checkDieStreams(*DI->Dwarf))
-    return fail(DI->DebugPath + ": " + toString(std::move(E)));
+  // DIE streams are checked one unit at a time, before the resolution
+  // first reads a unit's DIEs (DwarfUnitCheck.h, through DwarfIndex).
   return std::move(DI);
 }
 
