@@ -47,14 +47,24 @@ namespace {
 /// One symbol as scanSymbols() sees it: the name still in the mapped string
 /// table.
 struct RawSymbol {
-  StringRef Name;
+  /// The string table from the name on: the name ends at the first NUL, or
+  /// at the table's end if a corrupt one lacks it. Measured only when it is
+  /// used: most look-ups compare a few bytes of 200k names (a kernel's).
+  StringRef Text;
   uint64_t Address = 0, Size = 0;
   bool IsFunction = false;
   uint8_t Binding = 0;
 
+  StringRef name() const { return Text.substr(0, Text.find('\0')); }
+  bool named(StringRef N) const {
+    // The first byte rejects nearly all without a call to memcmp.
+    return !N.empty() && Text[0] == N[0] && Text.starts_with(N) &&
+           (Text.size() == N.size() || !Text[N.size()]);
+  }
+
   ElfSymbol get() const {
     ElfSymbol E;
-    E.Name = Name.str();
+    E.Name = name().str();
     E.Address = Address;
     E.Size = Size;
     E.IsFunction = IsFunction;
@@ -107,20 +117,16 @@ void scanSymbols(const object::ELFObjectFile<ELFT> &Obj, bool Dynamic,
         continue;
       if (Sym.st_name >= Strings->size())
         continue;
-      // Up to the terminator, or the table's end if a corrupt one lacks it
-      // (find is memchr: a predicate called per character was a quarter of
-      // a kernel probe's resolution, 200k names per look-up).
-      StringRef Name = Strings->substr(Sym.st_name);
-      Name = Name.substr(0, Name.find('\0'));
+      StringRef Text = Strings->substr(Sym.st_name);
       // Mapping symbols ($x, $d, $t) and assembler locals (.L).
-      if (Name.empty() || Name[0] == '$' || Name.starts_with(".L"))
+      if (Text.empty() || !Text[0] || Text[0] == '$' || Text.starts_with(".L"))
         continue;
       uint64_t Addr = Sym.st_value;
       if (ClearThumbBit && Type == ELF::STT_FUNC)
         Addr &= ~uint64_t(1);
       if (Relocatable && Shndx < ELF::SHN_LORESERVE && Shndx < Sections->size())
         Addr += (*Sections)[Shndx].sh_addr;
-      E.Name = Name;
+      E.Text = Text;
       E.Address = Addr;
       E.Size = Sym.st_size;
       E.IsFunction = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
@@ -150,7 +156,7 @@ void forEachSymbol(const ObjectFile *Obj, bool Dynamic,
 std::vector<ElfSymbol> DebugInfo::findSymbol(StringRef Name) const {
   std::vector<ElfSymbol> Found;
   forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
-    if (S.Name == Name)
+    if (S.named(Name))
       Found.push_back(S.get());
   });
   return Found;
@@ -181,7 +187,7 @@ std::vector<std::string> DebugInfo::functionNames() const {
   std::vector<std::string> Names;
   forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
     if (S.IsFunction)
-      Names.push_back(S.Name.str());
+      Names.push_back(S.name().str());
   });
   return Names;
 }
