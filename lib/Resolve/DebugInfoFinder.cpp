@@ -349,165 +349,6 @@ Error checkCompressedSizes(const ObjectFile &Obj) {
   return Error::success();
 }
 
-Error checkLineTableForms(const ObjectFile &Obj, SectionRef Sec);
-
-/// Checks the entry formats of every DWARF 5 line-table header in .debug_line
-/// against the forms DWARF 5 (6.2.4.1) allows there. LLVM's line-table
-/// parser dereferences out of bounds on some others (form 0 crashes
-/// llvm-dwarfdump 19 too), and it runs on first use, deep inside a
-/// resolution: a hostile debug file is refused here, when it is opened.
-/// Truncated or compressed sections are left to LLVM, which reports them.
-Error checkLineTableForms(const ObjectFile &Obj) {
-  for (SectionRef S : sectionsAsDwarf(Obj, "debug_line"))
-    if (Error E = checkLineTableForms(Obj, S))
-      return E;
-  return Error::success();
-}
-
-Error checkLineTableForms(const ObjectFile &Obj, SectionRef S) {
-  if (ELFSectionRef(S).getFlags() & ELF::SHF_COMPRESSED)
-    return Error::success();
-  Expected<StringRef> Contents = S.getContents();
-  if (!Contents) {
-    consumeError(Contents.takeError());
-    return Error::success();
-  }
-  DataExtractor Data(*Contents, Obj.isLittleEndian(), 8);
-  DataExtractor::Cursor C(0);
-  while (C && C.tell() < Contents->size()) {
-    uint64_t Start = C.tell();
-    uint64_t Length = Data.getU32(C);
-    unsigned OffsetSize = 4;
-    if (Length == 0xffffffff) {
-      Length = Data.getU64(C);
-      OffsetSize = 8;
-    } else if (Length >= 0xfffffff0) {
-      break;
-    }
-    // A table overrunning the section is still parsed by LLVM, so its header
-    // is checked too (within the section), and it is the last one.
-    uint64_t End = std::min<uint64_t>(C.tell() + Length, Contents->size());
-    if (!C || End <= Start)
-      break;
-    uint16_t Version = Data.getU16(C);
-    if (Version >= 5) {
-      Data.skip(C, 2);                 // address_size, segment_selector_size
-      Data.getUnsigned(C, OffsetSize); // header_length
-      Data.skip(C, 5); // minimum_instruction_length .. line_range
-      uint8_t OpcodeBase = Data.getU8(C);
-      Data.skip(C, OpcodeBase ? OpcodeBase - 1 : 0);
-      for (const char *What : {"directory", "file name"}) {
-        uint8_t FormatCount = Data.getU8(C);
-        SmallVector<uint64_t, 8> Forms;
-        for (unsigned I = 0; C && I < FormatCount; ++I) {
-          Data.getULEB128(C); // content type
-          uint64_t Form = Data.getULEB128(C);
-          switch (Form) {
-          case dwarf::DW_FORM_string:
-          case dwarf::DW_FORM_line_strp:
-          case dwarf::DW_FORM_strp:
-          case dwarf::DW_FORM_strp_sup:
-          case dwarf::DW_FORM_strx:
-          case dwarf::DW_FORM_strx1:
-          case dwarf::DW_FORM_strx2:
-          case dwarf::DW_FORM_strx3:
-          case dwarf::DW_FORM_strx4:
-          case dwarf::DW_FORM_udata:
-          case dwarf::DW_FORM_data1:
-          case dwarf::DW_FORM_data2:
-          case dwarf::DW_FORM_data4:
-          case dwarf::DW_FORM_data8:
-          case dwarf::DW_FORM_data16:
-          case dwarf::DW_FORM_block:
-            break;
-          default:
-            if (!C)
-              break;
-            return createStringError(
-                inconvertibleErrorCode(),
-                "corrupt .debug_line: the line table at offset 0x%" PRIx64
-                " gives its %s entries the form 0x%" PRIx64
-                ", which a line table cannot use",
-                Start, What, Form);
-          }
-          Forms.push_back(Form);
-        }
-        // Skip the entries to reach the file name formats.
-        // Every entry takes at least one byte unless it has no fields, and
-        // LLVM makes one entry per count even then: a count of empty
-        // entries is no bound on its loop (found by the fuzzer, a hang).
-        uint64_t Count = Data.getULEB128(C);
-        if (Forms.empty() && Count && C)
-          return createStringError(
-              inconvertibleErrorCode(),
-              "corrupt .debug_line: the line table at offset 0x%" PRIx64
-              " gives %" PRIu64 " %s entries without fields",
-              Start, Count, What);
-        for (uint64_t I = 0; C && I < Count; ++I)
-          for (uint64_t Form : Forms) {
-            switch (Form) {
-            case dwarf::DW_FORM_string:
-              Data.getCStrRef(C);
-              break;
-            case dwarf::DW_FORM_line_strp:
-            case dwarf::DW_FORM_strp:
-            case dwarf::DW_FORM_strp_sup:
-              Data.skip(C, OffsetSize);
-              break;
-            case dwarf::DW_FORM_strx:
-            case dwarf::DW_FORM_udata:
-              Data.getULEB128(C);
-              break;
-            case dwarf::DW_FORM_strx1:
-            case dwarf::DW_FORM_data1:
-              Data.skip(C, 1);
-              break;
-            case dwarf::DW_FORM_strx2:
-            case dwarf::DW_FORM_data2:
-              Data.skip(C, 2);
-              break;
-            case dwarf::DW_FORM_strx3:
-              Data.skip(C, 3);
-              break;
-            case dwarf::DW_FORM_strx4:
-            case dwarf::DW_FORM_data4:
-              Data.skip(C, 4);
-              break;
-            case dwarf::DW_FORM_data8:
-              Data.skip(C, 8);
-              break;
-            case dwarf::DW_FORM_data16:
-              Data.skip(C, 16);
-              break;
-            case dwarf::DW_FORM_block:
-              Data.skip(C, Data.getULEB128(C));
-              break;
-            }
-            if (!C)
-              break;
-          }
-      }
-      // LLVM's prologue parser advances over a DW_FORM_block by its stated
-      // length and reads on from there, past the section (LLVM 22 crashes
-      // on it; found by bpfprobe-dwarf-fuzzer): a header running past its
-      // table is refused.
-      if (!C || C.tell() > End) {
-        consumeError(C.takeError());
-        return createStringError(
-            inconvertibleErrorCode(),
-            "corrupt .debug_line: the header of the line table at offset "
-            "0x%" PRIx64 " runs past its end",
-            Start);
-      }
-    }
-    if (!C || C.tell() > End)
-      break;
-    Data.skip(C, End - C.tell());
-  }
-  consumeError(C.takeError());
-  return Error::success();
-}
-
 std::optional<SectionRef> findSection(const ObjectFile &Obj, StringRef Name) {
   for (const SectionRef &S : Obj.sections()) {
     Expected<StringRef> N = S.getName();
@@ -919,8 +760,6 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
 
   if (Error E = checkCompressedSizes(*DI->DebugObj))
     return fail(DI->DebugPath + ": " + toString(std::move(E)));
-  if (Error E = checkLineTableForms(*DI->DebugObj))
-    return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (Error E = checkFrameSections(*DI->DebugObj))
     return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (DI->TargetObj && DI->TargetObj != DI->DebugObj)
@@ -929,8 +768,9 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   // Lazy: creating the context reads the section table only; units are
   // parsed on first use.
   DI->Dwarf = DWARFContext::create(*DI->DebugObj);
-  // DIE streams are checked one unit at a time, before the resolution
-  // first reads a unit's DIEs (DwarfUnitCheck.h, through DwarfIndex).
+  // DIE streams and line-table headers are checked one unit at a time,
+  // before the resolution first reads a unit's DIEs or its line table
+  // (DwarfUnitCheck.h, through DwarfIndex).
   return std::move(DI);
 }
 

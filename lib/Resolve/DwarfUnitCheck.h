@@ -7,7 +7,9 @@
 /// length without a bound, and the next attribute's LEB128 then reads from
 /// that far past the section (found by bpfprobe-dwarf-fuzzer). The check
 /// walks a unit's DIE stream as LLVM does, with a bound after every
-/// attribute, and refuses the unit when one runs past it.
+/// attribute, and refuses the unit when one runs past it. The header of the
+/// unit's line table (its DW_AT_stmt_list), which LLVM parses only for that
+/// unit, is checked with it.
 ///
 /// LLVM extracts a unit's DIEs on first use, from many places: a unit found
 /// by address, every unit's first DIE when DWARFContext searches by address
@@ -84,6 +86,8 @@ private:
   };
   std::map<Key, Verdict> Units; ///< a map: references stay valid
 
+  /// Line-table header verdicts by (section, offset): the failure or empty.
+  std::map<std::pair<const char *, uint64_t>, std::string> LineTables;
   /// Abbreviations with a form whose value can name another unit.
   llvm::DenseMap<const llvm::DWARFAbbreviationDeclaration *, bool> Refers;
   std::string Failure;
