@@ -63,6 +63,7 @@ static struct {
 	const char *obj_path;
 	pid_t pid;
 	bool json;
+	bool perf_names; /* --labels=perf */
 	bool force;
 	bool force_address;
 	bool dry_run;
@@ -154,6 +155,10 @@ static void usage(FILE *f)
 "  --pid N          user probes fire only in process N (1 to pid_max - 1);\n"
 "                   stop when it exits\n"
 "  --json           print JSON lines instead of text\n"
+"  --labels=KIND    name record values as written in the spec ('written',\n"
+"                   the default: $retval, o->id) or as kprobe_events and\n"
+"                   perf probe -D name them ('perf': arg1, id), e.g. to pair\n"
+"                   records with the kernel's own events\n"
 "  --force          attach sites whose build-id, address or size check\n"
 "                   failed (each is reported; values may be wrong)\n"
 "  --force-address  with --force, also attach a site past its function's\n"
@@ -1148,6 +1153,7 @@ static int parse_args(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "labels", required_argument, NULL, 'W' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "force-address", no_argument, NULL, 'A' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -1197,6 +1203,13 @@ static int parse_args(int argc, char **argv)
 			break;
 		}
 		case 'j': opt.json = true; break;
+		case 'W':
+			if (strcmp(optarg, "written") && strcmp(optarg, "perf")) {
+				err_msg("--labels wants 'written' or 'perf', got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			opt.perf_names = !strcmp(optarg, "perf");
+			break;
 		case 'f': opt.force = true; break;
 		case 'A': opt.force_address = true; break;
 		case 'n': opt.dry_run = true; break;
@@ -1390,7 +1403,8 @@ static int dry_run(struct run *r)
 static int load(struct run *r)
 {
 	BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = opt.pid,
-		      .flags = opt.json ? BPFPROBE_FMT_JSON : 0,
+		      .flags = (opt.json ? BPFPROBE_FMT_JSON : 0) |
+			       (opt.perf_names ? BPFPROBE_FMT_PERF_NAMES : 0),
 		      .limit = opt.count, .no_wakeup = true, .hist = opt.hist,
 		      .mode = opt.count_only ? BPFPROBE_SITE_COUNT
 					     : BPFPROBE_SITE_RECORD);

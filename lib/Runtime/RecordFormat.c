@@ -191,9 +191,11 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 	const char *slots;
 	size_t need;
 	bool json = flags & BPFPROBE_FMT_JSON;
+	bool perf = flags & BPFPROBE_FMT_PERF_NAMES;
 	struct out o = { .buf = buf, .sz = buf_sz };
+	size_t label_len;
 
-	if (!meta || !data || (flags & ~BPFPROBE_FMT_JSON))
+	if (!meta || !data || (flags & ~(BPFPROBE_FMT_JSON | BPFPROBE_FMT_PERF_NAMES)))
 		return -EINVAL;
 	if (buf && buf_sz)
 		buf[0] = 0;
@@ -216,18 +218,27 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 	if (size < need)
 		return -EBADMSG;
 
+	/* perf's name of the place: the label without "%return" or the copy. */
+	label_len = strlen(site->label);
+	if (perf) {
+		const char *in = strstr(site->label, " [in ");
+
+		label_len = in ? (size_t)(in - site->label) : label_len;
+		if (label_len >= 7 && !strncmp(site->label + label_len - 7, "%return", 7))
+			label_len -= 7;
+	}
 	slots = (const char *)data + sizeof(hdr);
 	if (json) {
 		put(&o, "{\"type\":\"record\",\"probe\":");
-		put_str(&o, site->label, strlen(site->label), true);
+		put_str(&o, site->label, label_len, true);
 		put(&o, ",\"program\":");
 		put_str(&o, site->program, strlen(site->program), true);
 		put(&o, ",\"pid\":%u,\"tid\":%u,\"args\":{", hdr.pid, hdr.tid);
 	} else {
-		put(&o, "%s pid=%u", site->label, hdr.pid);
+		put(&o, "%.*s pid=%u", (int)label_len, site->label, hdr.pid);
 	}
 	for (size_t i = 0; i < site->arg_cnt; i++) {
-		const char *label = site->arg_labels[i];
+		const char *label = perf ? site->args[i].name : site->arg_labels[i];
 
 		if (json) {
 			if (i)
@@ -261,7 +272,7 @@ int bpfprobe_record__snprintf(const struct bpfprobe_meta *meta, const void *data
 		put(&o, "}");
 		slots = (const char *)data + sizeof(hdr);
 		for (size_t i = 0; i < site->arg_cnt; i++) {
-			const char *label = site->arg_labels[i];
+			const char *label = perf ? site->args[i].name : site->arg_labels[i];
 			__u64 len;
 
 			if (is_counted_string(site->args[i].type) &&
