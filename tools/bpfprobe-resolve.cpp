@@ -24,8 +24,9 @@
 /// the specs, as the plugin shares it across the probes of a file.
 /// `--time` prints to stderr how long finding and opening the debug info and
 /// resolving took; `--stats` how much of the debug info was read: the
-/// compile units parsed, and whether any look-up had to read the header of
-/// every unit (bench/resolve.py reports it beside its timings).
+/// compile units parsed, whether any look-up had to read the header of
+/// every unit, and how many units' DIE streams were checked before their
+/// DIEs were read (bench/resolve.py reports it beside its timings).
 //===----------------------------------------------------------------------===//
 
 #include "Plan/FetchPlan.h"
@@ -560,13 +561,21 @@ int main(int Argc, char **Argv) {
     OK &= R.run(Spec);
   outs().flush();
   if (Opts.Stats)
-    for (DebugInfo *DI : R.Used)
+    for (DebugInfo *DI : R.Used) {
+      auto Plural = [](unsigned N, StringRef One, StringRef Many) {
+        return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+      };
+      DwarfIndex &I = DI->index();
       errs() << "bpfprobe-resolve: " << DI->debugPath() << " ("
-             << DI->foundBy() << "): " << DI->index().unitsRead()
-             << " compile unit" << (DI->index().unitsRead() == 1 ? "" : "s")
-             << " read by address, " << DI->index().contextLookups()
-             << " look-up" << (DI->index().contextLookups() == 1 ? "" : "s")
-             << " through every unit header\n";
+             << DI->foundBy()
+             << "): " << Plural(I.unitsRead(), "compile unit", "compile units")
+             << " read by address, "
+             << Plural(I.contextLookups(), "look-up", "look-ups")
+             << " through every unit header; DIE streams checked: "
+             << Plural(I.check().wholeWalks(), "unit", "units") << " whole, "
+             << Plural(I.check().unitDieWalks(), "unit DIE", "unit DIEs")
+             << " alone\n";
+    }
   if (Opts.Time)
     errs() << format("bpfprobe-resolve: %zu spec%s: debug info %.1f ms, "
                      "resolution %.1f ms, total %.1f ms\n",

@@ -72,6 +72,7 @@ static struct {
 	bool time_abs;  /* --time=abs */
 	unsigned int fields; /* --fields: enum bpfprobe_record_field */
 	bool json;
+	bool perf_names; /* --labels=perf */
 	bool force;
 	bool force_address;
 	bool dry_run;
@@ -173,6 +174,10 @@ static void usage(FILE *f)
 "                   from time,comm,pid,tid,cpu (default: all; --json\n"
 "                   always has all of them)\n"
 "  --json           print JSON lines instead of text\n"
+"  --labels=KIND    name record values as written in the spec ('written',\n"
+"                   the default: $retval, o->id) or as kprobe_events and\n"
+"                   perf probe -D name them ('perf': arg1, id), e.g. to pair\n"
+"                   records with the kernel's own events\n"
 "  --force          attach sites whose build-id, address or size check\n"
 "                   failed (each is reported; values may be wrong)\n"
 "  --force-address  with --force, also attach a site past its function's\n"
@@ -1211,10 +1216,11 @@ static int parse_args(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "children", no_argument, NULL, 'F' },
-		{ "all", no_argument, NULL, 'W' },
+		{ "all", no_argument, NULL, 'X' },
 		{ "time", required_argument, NULL, 'T' },
 		{ "fields", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "labels", required_argument, NULL, 'W' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "force-address", no_argument, NULL, 'A' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -1268,7 +1274,7 @@ static int parse_args(int argc, char **argv)
 			break;
 		}
 		case 'F': opt.children = true; break;
-		case 'W': opt.all = true; break;
+		case 'X': opt.all = true; break;
 		case 'T':
 			if (!strcmp(optarg, "abs") || !strcmp(optarg, "rel")) {
 				opt.time_abs = !strcmp(optarg, "abs");
@@ -1282,6 +1288,13 @@ static int parse_args(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'j': opt.json = true; break;
+		case 'W':
+			if (strcmp(optarg, "written") && strcmp(optarg, "perf")) {
+				err_msg("--labels wants 'written' or 'perf', got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			opt.perf_names = !strcmp(optarg, "perf");
+			break;
 		case 'f': opt.force = true; break;
 		case 'A': opt.force_address = true; break;
 		case 'n': opt.dry_run = true; break;
@@ -1652,7 +1665,8 @@ static void report_scope(struct run *r)
 static int load(struct run *r)
 {
 	BPFPROBE_OPTS(bpfprobe_records_opts, ro, .pid = pid_filter(),
-		      .flags = opt.json ? BPFPROBE_FMT_JSON : 0,
+		      .flags = (opt.json ? BPFPROBE_FMT_JSON : 0) |
+			       (opt.perf_names ? BPFPROBE_FMT_PERF_NAMES : 0),
 		      .limit = opt.count, .no_wakeup = true, .hist = opt.hist,
 		      .format = &r->format,
 		      .mode = opt.count_only ? BPFPROBE_SITE_COUNT

@@ -337,6 +337,11 @@ BPFPROBE_API int bpfprobe_kernel_build_id(const char *module, char *buf,
 
 enum bpfprobe_format_flags {
 	BPFPROBE_FMT_JSON = 1 << 0, /**< one JSON object instead of text */
+	/** Values named as kprobe_events names them ("arg1", "customer",
+	 * perf probe -D's names, which the plans print) and the place without
+	 * "%return" or " [in copy]", for tools that pair records with the
+	 * kernel's own events; by default values are named as written. */
+	BPFPROBE_FMT_PERF_NAMES = 1 << 1,
 };
 
 /** The context a text record shows before its label (JSON has them all). */
@@ -773,6 +778,33 @@ BPFPROBE_API void bpfprobe_printk__close(struct bpfprobe_printk *printk);
  */
 BPFPROBE_API void bpfprobe_printk_line__print(const struct bpfprobe_printk_line *line,
 					      unsigned int flags);
+
+/* ---- Paths another user may have influenced (docs/security.md) ---- */
+
+struct stat;
+
+/**
+ * 0 when \p path resolves to a file or directory that only root, the
+ * effective user or \p also (-1: nobody else) can have written or replaced:
+ * every component of the resolved path owned by one of them and not
+ * writable by group or others (sticky directories above the end excepted).
+ * The resolved path goes to \p resolved (PATH_MAX bytes, may be NULL): use
+ * it, not \p path. Else -errno, and for -EPERM the reason in \p why.
+ */
+LIBBPF_API int bpfprobe_trusted_path(const char *path, uid_t also,
+					  char *resolved, char *why,
+					  size_t why_sz);
+
+/**
+ * The rule of bpfprobe_trusted_path() for one component \p name already
+ * opened or stat'ed (\p st): owned by root, the effective user or \p also,
+ * and not writable by group or others unless it is a sticky directory and
+ * not the \p last component. 0, or -EPERM with the reason in \p why.
+ */
+LIBBPF_API int bpfprobe_trusted_stat(const struct stat *st,
+					  const char *name, bool last,
+					  uid_t also, char *why,
+					  size_t why_sz);
 
 #ifdef __cplusplus
 }

@@ -20,9 +20,6 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
-#include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
-#include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
-#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/CRC.h"
@@ -53,14 +50,24 @@ namespace {
 /// One symbol as scanSymbols() sees it: the name still in the mapped string
 /// table.
 struct RawSymbol {
-  StringRef Name;
+  /// The string table from the name on: the name ends at the first NUL, or
+  /// at the table's end if a corrupt one lacks it. Measured only when it is
+  /// used: most look-ups compare a few bytes of 200k names (a kernel's).
+  StringRef Text;
   uint64_t Address = 0, Size = 0;
   bool IsFunction = false;
   uint8_t Binding = 0;
 
+  StringRef name() const { return Text.substr(0, Text.find('\0')); }
+  bool named(StringRef N) const {
+    // The first byte rejects nearly all without a call to memcmp.
+    return !N.empty() && Text[0] == N[0] && Text.starts_with(N) &&
+           (Text.size() == N.size() || !Text[N.size()]);
+  }
+
   ElfSymbol get() const {
     ElfSymbol E;
-    E.Name = Name.str();
+    E.Name = name().str();
     E.Address = Address;
     E.Size = Size;
     E.IsFunction = IsFunction;
@@ -113,18 +120,16 @@ void scanSymbols(const object::ELFObjectFile<ELFT> &Obj, bool Dynamic,
         continue;
       if (Sym.st_name >= Strings->size())
         continue;
-      // Up to the terminator, or the table's end if a corrupt one lacks it.
-      StringRef Name = Strings->substr(Sym.st_name);
-      Name = Name.take_until([](char C) { return C == '\0'; });
+      StringRef Text = Strings->substr(Sym.st_name);
       // Mapping symbols ($x, $d, $t) and assembler locals (.L).
-      if (Name.empty() || Name[0] == '$' || Name.starts_with(".L"))
+      if (Text.empty() || !Text[0] || Text[0] == '$' || Text.starts_with(".L"))
         continue;
       uint64_t Addr = Sym.st_value;
       if (ClearThumbBit && Type == ELF::STT_FUNC)
         Addr &= ~uint64_t(1);
       if (Relocatable && Shndx < ELF::SHN_LORESERVE && Shndx < Sections->size())
         Addr += (*Sections)[Shndx].sh_addr;
-      E.Name = Name;
+      E.Text = Text;
       E.Address = Addr;
       E.Size = Sym.st_size;
       E.IsFunction = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
@@ -154,7 +159,7 @@ void forEachSymbol(const ObjectFile *Obj, bool Dynamic,
 std::vector<ElfSymbol> DebugInfo::findSymbol(StringRef Name) const {
   std::vector<ElfSymbol> Found;
   forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
-    if (S.Name == Name)
+    if (S.named(Name))
       Found.push_back(S.get());
   });
   return Found;
@@ -185,7 +190,7 @@ std::vector<std::string> DebugInfo::functionNames() const {
   std::vector<std::string> Names;
   forEachSymbol(SymbolObj, SymbolsDynamic, [&](const RawSymbol &S) {
     if (S.IsFunction)
-      Names.push_back(S.Name.str());
+      Names.push_back(S.name().str());
   });
   return Names;
 }
@@ -312,113 +317,6 @@ Error checkFrameSections(const ObjectFile &Obj) {
   return Error::success();
 }
 
-/// Checks that every attribute of every DIE lies within its unit, walking
-/// each unit's DIE stream as LLVM's DWARFUnit::extractDIEsToVector does but
-/// with a bound after every attribute. LLVM advances over a block form by
-/// its stated length without a bound, and the next attribute's LEB128 then
-/// reads from that far past the section (found by bpfprobe-dwarf-fuzzer).
-/// DIEs are extracted lazily, from many places (reference attributes reach
-/// other units), so the whole stream is checked when the file is opened:
-/// a 164 MB kernel .debug_info takes about 0.5 s. Where LLVM would stop
-/// extracting (an unknown abbreviation, a unit header it refuses) this walk
-/// stops too; readableUnit() treats such units as absent.
-Error checkDieStreams(DWARFContext &Ctx) {
-  const DWARFObject &D = Ctx.getDWARFObj();
-  const DWARFDebugAbbrev *Abbrev = Ctx.getDebugAbbrev();
-  Error Result = Error::success();
-  auto Walk = [&](const DWARFSection &S, DWARFSectionKind Kind) {
-    if (Result)
-      return;
-    DWARFDataExtractor Data(D, S, D.isLittleEndian(), 0);
-    uint64_t Offset = 0;
-    while (Data.isValidOffset(Offset)) {
-      DWARFUnitHeader Header;
-      uint64_t At = Offset;
-      if (Error E = Header.extract(Ctx, Data, &At, Kind)) {
-        consumeError(std::move(E));
-        return; // LLVM stops reading units here too
-      }
-      uint64_t End = Header.getNextUnitOffset();
-      if (End <= Offset || !Data.isValidOffset(End - 1))
-        return;
-      Offset = End;
-      if (!Abbrev)
-        continue;
-      auto Set = Abbrev->getAbbreviationDeclarationSet(Header.getAbbrOffset());
-      if (!Set || !*Set) {
-        if (!Set)
-          consumeError(Set.takeError());
-        continue;
-      }
-      dwarf::FormParams Params = Header.getFormParams();
-      // Sizes depend on the unit's form parameters: one cache per unit.
-      DenseMap<const DWARFAbbreviationDeclaration *, int64_t> FixedSizes;
-      uint64_t Off = Header.getOffset() + Header.getSize();
-      unsigned Depth = 0;
-      while (Off < End) {
-        uint64_t DieOffset = Off;
-        uint64_t Code = Data.getULEB128(&Off);
-        if (Code == 0) {
-          if (Depth <= 1)
-            break;
-          --Depth;
-          continue;
-        }
-        const DWARFAbbreviationDeclaration *Decl =
-            (*Set)->getAbbreviationDeclaration(Code);
-        if (!Decl)
-          break;
-        // Most DIEs use only fixed-size forms: one bound for all of them.
-        auto Fixed = FixedSizes.try_emplace(Decl, -1);
-        if (Fixed.second) {
-          int64_t Sum = 0;
-          for (const auto &Spec : Decl->attributes()) {
-            std::optional<uint8_t> Size =
-                dwarf::getFixedFormByteSize(Spec.Form, Params);
-            if (!Size) {
-              Sum = -1;
-              break;
-            }
-            Sum += *Size;
-          }
-          Fixed.first->second = Sum;
-        }
-        auto Past = [&] {
-          Result = createStringError(
-              inconvertibleErrorCode(),
-              "corrupt .debug_info: an attribute of the DIE at offset "
-              "0x%" PRIx64 " runs past the end of its unit (0x%" PRIx64 ")",
-              DieOffset, End);
-        };
-        if (Fixed.first->second >= 0) {
-          Off += Fixed.first->second;
-          if (Off > End)
-            return Past();
-        } else {
-          for (const auto &Spec : Decl->attributes()) {
-            uint64_t Before = Off;
-            if (std::optional<uint8_t> Size =
-                    dwarf::getFixedFormByteSize(Spec.Form, Params))
-              Off += *Size;
-            else if (!DWARFFormValue::skipValue(Spec.Form, Data, &Off, Params))
-              break; // LLVM stops at this DIE and the unit reads as absent
-            if (Off < Before || Off > End)
-              return Past();
-          }
-        }
-        if (Depth == 0 && !Decl->hasChildren())
-          break;
-        if (Decl->hasChildren())
-          ++Depth;
-      }
-    }
-  };
-  D.forEachInfoSections([&](const DWARFSection &S) { Walk(S, DW_SECT_INFO); });
-  D.forEachTypesSections(
-      [&](const DWARFSection &S) { Walk(S, DW_SECT_EXT_TYPES); });
-  return Result;
-}
-
 /// Checks the uncompressed size each compressed section (SHF_COMPRESSED)
 /// states in its header. DWARFContext::create allocates that size before it
 /// decompresses, so a corrupt header asks for petabytes and the allocation
@@ -451,165 +349,6 @@ Error checkCompressedSizes(const ObjectFile &Obj) {
                                " bytes uncompressed from %zu compressed",
                                Name->str().c_str(), Stated, Contents->size());
   }
-  return Error::success();
-}
-
-Error checkLineTableForms(const ObjectFile &Obj, SectionRef Sec);
-
-/// Checks the entry formats of every DWARF 5 line-table header in .debug_line
-/// against the forms DWARF 5 (6.2.4.1) allows there. LLVM's line-table
-/// parser dereferences out of bounds on some others (form 0 crashes
-/// llvm-dwarfdump 19 too), and it runs on first use, deep inside a
-/// resolution: a hostile debug file is refused here, when it is opened.
-/// Truncated or compressed sections are left to LLVM, which reports them.
-Error checkLineTableForms(const ObjectFile &Obj) {
-  for (SectionRef S : sectionsAsDwarf(Obj, "debug_line"))
-    if (Error E = checkLineTableForms(Obj, S))
-      return E;
-  return Error::success();
-}
-
-Error checkLineTableForms(const ObjectFile &Obj, SectionRef S) {
-  if (ELFSectionRef(S).getFlags() & ELF::SHF_COMPRESSED)
-    return Error::success();
-  Expected<StringRef> Contents = S.getContents();
-  if (!Contents) {
-    consumeError(Contents.takeError());
-    return Error::success();
-  }
-  DataExtractor Data(*Contents, Obj.isLittleEndian(), 8);
-  DataExtractor::Cursor C(0);
-  while (C && C.tell() < Contents->size()) {
-    uint64_t Start = C.tell();
-    uint64_t Length = Data.getU32(C);
-    unsigned OffsetSize = 4;
-    if (Length == 0xffffffff) {
-      Length = Data.getU64(C);
-      OffsetSize = 8;
-    } else if (Length >= 0xfffffff0) {
-      break;
-    }
-    // A table overrunning the section is still parsed by LLVM, so its header
-    // is checked too (within the section), and it is the last one.
-    uint64_t End = std::min<uint64_t>(C.tell() + Length, Contents->size());
-    if (!C || End <= Start)
-      break;
-    uint16_t Version = Data.getU16(C);
-    if (Version >= 5) {
-      Data.skip(C, 2);                 // address_size, segment_selector_size
-      Data.getUnsigned(C, OffsetSize); // header_length
-      Data.skip(C, 5); // minimum_instruction_length .. line_range
-      uint8_t OpcodeBase = Data.getU8(C);
-      Data.skip(C, OpcodeBase ? OpcodeBase - 1 : 0);
-      for (const char *What : {"directory", "file name"}) {
-        uint8_t FormatCount = Data.getU8(C);
-        SmallVector<uint64_t, 8> Forms;
-        for (unsigned I = 0; C && I < FormatCount; ++I) {
-          Data.getULEB128(C); // content type
-          uint64_t Form = Data.getULEB128(C);
-          switch (Form) {
-          case dwarf::DW_FORM_string:
-          case dwarf::DW_FORM_line_strp:
-          case dwarf::DW_FORM_strp:
-          case dwarf::DW_FORM_strp_sup:
-          case dwarf::DW_FORM_strx:
-          case dwarf::DW_FORM_strx1:
-          case dwarf::DW_FORM_strx2:
-          case dwarf::DW_FORM_strx3:
-          case dwarf::DW_FORM_strx4:
-          case dwarf::DW_FORM_udata:
-          case dwarf::DW_FORM_data1:
-          case dwarf::DW_FORM_data2:
-          case dwarf::DW_FORM_data4:
-          case dwarf::DW_FORM_data8:
-          case dwarf::DW_FORM_data16:
-          case dwarf::DW_FORM_block:
-            break;
-          default:
-            if (!C)
-              break;
-            return createStringError(
-                inconvertibleErrorCode(),
-                "corrupt .debug_line: the line table at offset 0x%" PRIx64
-                " gives its %s entries the form 0x%" PRIx64
-                ", which a line table cannot use",
-                Start, What, Form);
-          }
-          Forms.push_back(Form);
-        }
-        // Skip the entries to reach the file name formats.
-        // Every entry takes at least one byte unless it has no fields, and
-        // LLVM makes one entry per count even then: a count of empty
-        // entries is no bound on its loop (found by the fuzzer, a hang).
-        uint64_t Count = Data.getULEB128(C);
-        if (Forms.empty() && Count && C)
-          return createStringError(
-              inconvertibleErrorCode(),
-              "corrupt .debug_line: the line table at offset 0x%" PRIx64
-              " gives %" PRIu64 " %s entries without fields",
-              Start, Count, What);
-        for (uint64_t I = 0; C && I < Count; ++I)
-          for (uint64_t Form : Forms) {
-            switch (Form) {
-            case dwarf::DW_FORM_string:
-              Data.getCStrRef(C);
-              break;
-            case dwarf::DW_FORM_line_strp:
-            case dwarf::DW_FORM_strp:
-            case dwarf::DW_FORM_strp_sup:
-              Data.skip(C, OffsetSize);
-              break;
-            case dwarf::DW_FORM_strx:
-            case dwarf::DW_FORM_udata:
-              Data.getULEB128(C);
-              break;
-            case dwarf::DW_FORM_strx1:
-            case dwarf::DW_FORM_data1:
-              Data.skip(C, 1);
-              break;
-            case dwarf::DW_FORM_strx2:
-            case dwarf::DW_FORM_data2:
-              Data.skip(C, 2);
-              break;
-            case dwarf::DW_FORM_strx3:
-              Data.skip(C, 3);
-              break;
-            case dwarf::DW_FORM_strx4:
-            case dwarf::DW_FORM_data4:
-              Data.skip(C, 4);
-              break;
-            case dwarf::DW_FORM_data8:
-              Data.skip(C, 8);
-              break;
-            case dwarf::DW_FORM_data16:
-              Data.skip(C, 16);
-              break;
-            case dwarf::DW_FORM_block:
-              Data.skip(C, Data.getULEB128(C));
-              break;
-            }
-            if (!C)
-              break;
-          }
-      }
-      // LLVM's prologue parser advances over a DW_FORM_block by its stated
-      // length and reads on from there, past the section (LLVM 22 crashes
-      // on it; found by bpfprobe-dwarf-fuzzer): a header running past its
-      // table is refused.
-      if (!C || C.tell() > End) {
-        consumeError(C.takeError());
-        return createStringError(
-            inconvertibleErrorCode(),
-            "corrupt .debug_line: the header of the line table at offset "
-            "0x%" PRIx64 " runs past its end",
-            Start);
-      }
-    }
-    if (!C || C.tell() > End)
-      break;
-    Data.skip(C, End - C.tell());
-  }
-  consumeError(C.takeError());
   return Error::success();
 }
 
@@ -1069,8 +808,6 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
 
   if (Error E = checkCompressedSizes(*DI->DebugObj))
     return fail(DI->DebugPath + ": " + toString(std::move(E)));
-  if (Error E = checkLineTableForms(*DI->DebugObj))
-    return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (Error E = checkFrameSections(*DI->DebugObj))
     return fail(DI->DebugPath + ": " + toString(std::move(E)));
   if (DI->TargetObj && DI->TargetObj != DI->DebugObj)
@@ -1079,8 +816,9 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   // Lazy: creating the context reads the section table only; units are
   // parsed on first use.
   DI->Dwarf = DWARFContext::create(*DI->DebugObj);
-  if (Error E = checkDieStreams(*DI->Dwarf))
-    return fail(DI->DebugPath + ": " + toString(std::move(E)));
+  // DIE streams and line-table headers are checked one unit at a time,
+  // before the resolution first reads a unit's DIEs or its line table
+  // (DwarfUnitCheck.h, through DwarfIndex).
   return std::move(DI);
 }
 

@@ -34,7 +34,7 @@ using namespace llvm;
 
 namespace bpfprobe {
 
-DwarfIndex::DwarfIndex(DWARFContext &Ctx) : Ctx(Ctx) {
+DwarfIndex::DwarfIndex(DWARFContext &Ctx) : Ctx(Ctx), Check(Ctx) {
   // Relocatable objects (kernel modules) need their DWARF relocated, which
   // only DWARFContext's own extractors do.
   if (const object::ObjectFile *F = Ctx.getDWARFObj().getFile())
@@ -155,6 +155,17 @@ DWARFUnit *readableUnit(DWARFUnit *U) {
   return Open == 0 ? U : nullptr;
 }
 
+DWARFUnit *DwarfIndex::readable(DWARFUnit *U) {
+  // The check first, every time: a refused unit notes its failure again
+  // for the resolution that asks now.
+  if (!Check.wholeUnit(U))
+    return nullptr;
+  auto [It, New] = Readable.try_emplace(U, false);
+  if (New)
+    It->second = readableUnit(U) != nullptr;
+  return It->second ? U : nullptr;
+}
+
 DWARFUnit *DwarfIndex::unitForAddress(uint64_t Address) {
   if (!UseContext) {
     if (!ArangesRead)
@@ -165,12 +176,15 @@ DWARFUnit *DwarfIndex::unitForAddress(uint64_t Address) {
                                 });
     if (It != Aranges.begin() && Address < std::prev(It)->HighPC)
       if (DWARFUnit *U = unitAtOffset(std::prev(It)->UnitOffset))
-        return readableUnit(U);
+        return readable(U);
   }
   // No aranges entry (clang does not emit .debug_aranges by default), or a
-  // unit this index cannot read alone.
+  // unit this index cannot read alone. DWARFContext's search reads the unit
+  // DIE of every unit not in .debug_aranges.
   ++ContextLookups;
-  return readableUnit(Ctx.getCompileUnitForCodeAddress(Address));
+  if (!Check.everyUnitDie())
+    return nullptr;
+  return readable(Ctx.getCompileUnitForCodeAddress(Address));
 }
 
 std::vector<DWARFUnit *>
@@ -181,6 +195,8 @@ DwarfIndex::unitsWithFile(StringRef File,
   const DWARFObject &D = Ctx.getDWARFObj();
   std::vector<DWARFUnit *> Found;
   for (const auto &U : Ctx.compile_units()) {
+    if (!Check.unitDie(U.get()))
+      continue;
     DWARFDie Die = U->getUnitDIE(/*ExtractUnitDIEOnly=*/true);
     std::optional<uint64_t> StmtList =
         dwarf::toSectionOffset(Die.find(dwarf::DW_AT_stmt_list));

@@ -14,11 +14,17 @@
 /// Whatever the fast path cannot prove right (no aranges entry for the
 /// address, a unit that refers into other units, a relocatable object
 /// whose .debug_frame needs relocations) goes to DWARFContext's own search.
+/// Every unit handed out has passed DwarfUnitCheck first (its DIE stream,
+/// or its unit DIE where only that is read): resolution code gets its
+/// units here, or through readable().
 //===----------------------------------------------------------------------===//
 
 #ifndef BPFPROBE_RESOLVE_DWARFINDEX_H
 #define BPFPROBE_RESOLVE_DWARFINDEX_H
 
+#include "Resolve/DwarfUnitCheck.h"
+
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 
@@ -46,11 +52,22 @@ public:
   /// The compile unit whose code contains Address, or nullptr.
   llvm::DWARFUnit *unitForAddress(uint64_t Address);
 
+  /// U, when DwarfUnitCheck passes it and its whole DIE tree could be read
+  /// (readableUnit()), else null; once per unit. Any unit not from this
+  /// index (the context's unit list, a DIE's unit) goes through here before
+  /// its DIEs are read.
+  llvm::DWARFUnit *readable(llvm::DWARFUnit *U);
+
+  /// The check, for its failures (DwarfUnitCheck::takeFailure) and for
+  /// units whose unit DIE alone is read.
+  DwarfUnitCheck &check() { return Check; }
+
   /// The compile units whose line tables name a file Matches accepts (its
   /// absolute path is passed), File being the name the user wrote: only
   /// entries whose name ends like File's last component are tried. Reads
   /// every unit's header, unit DIE and line-table header, but the rows of
-  /// none: a kernel has 2,400 tables and 19 MB of rows.
+  /// none: a kernel has 2,400 tables and 19 MB of rows. Only the unit DIEs
+  /// of the units returned are checked: read their DIEs through readable().
   std::vector<llvm::DWARFUnit *>
   unitsWithFile(llvm::StringRef File,
                 llvm::function_ref<bool(llvm::StringRef Path)> Matches);
@@ -64,10 +81,13 @@ public:
   /// went through every unit header (DWARFContext's address search, file
   /// names): for `bpfprobe-resolve --stats`, its tests and the bench.
   unsigned unitsRead() const { return Units.size(); }
+
   unsigned contextLookups() const { return ContextLookups; }
 
 private:
   llvm::DWARFContext &Ctx;
+  DwarfUnitCheck Check;
+  llvm::DenseMap<llvm::DWARFUnit *, bool> Readable;
 
   // .debug_aranges: address ranges to unit offsets, sorted by LowPC.
   struct ArangeEntry {

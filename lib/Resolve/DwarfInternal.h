@@ -87,7 +87,8 @@ struct LocationContext {
   llvm::DWARFContext *Dwarf = nullptr;       ///< .debug_frame
   llvm::DWARFContext *TargetFrames = nullptr; ///< .eh_frame of the binary
   llvm::DWARFUnit *Unit = nullptr; ///< for DW_OP_addrx (.debug_addr)
-  /// Finds the one .debug_frame FDE of the PC without parsing the others.
+  /// Finds the one .debug_frame FDE of the PC without parsing the others,
+  /// and checks any other unit before its DIEs are read (readable()).
   DwarfIndex *Index = nullptr;
   /// The probe is in a user task (addresses are relative to %ip in a PIE;
   /// return addresses are comparable with link-time ones).

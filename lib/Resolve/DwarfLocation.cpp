@@ -25,6 +25,7 @@
 #include "Target/ArchABI.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/Support/DataExtractor.h"
@@ -1156,10 +1157,17 @@ Error LocationEvaluator::compositionOp(const DecodedOp &D, EvalState &S,
     return Error::success();
   }
   case dwarf::DW_OP_implicit_pointer: {
-    // The operand is a .debug_info offset of the variable pointed to.
-    DWARFDie Target =
-        Ctx.Unit ? Ctx.Unit->getContext().getDIEForOffset(D.raw(0))
-                 : DWARFDie();
+    // The operand is a .debug_info offset of the variable pointed to: in
+    // this unit, or in another one, checked before its DIEs are read.
+    uint64_t Off = D.raw(0);
+    DWARFDie Target;
+    if (Ctx.Unit && Off >= Ctx.Unit->getOffset() &&
+        Off < Ctx.Unit->getNextUnitOffset())
+      Target = Ctx.Unit->getDIEForOffset(Off);
+    else if (Ctx.Unit && Ctx.Index)
+      if (DWARFUnit *U = Ctx.Index->readable(
+              Ctx.Unit->getContext().getCompileUnitForOffset(Off)))
+        Target = U->getDIEForOffset(Off);
     if (!Target)
       return fail("malformed DWARF expression: " + opName(Code) +
                   " to no variable");

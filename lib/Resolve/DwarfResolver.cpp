@@ -418,9 +418,8 @@ private:
   /// strings of .debug_str (DW_FORM_strp/strx, which both compilers use for
   /// them), so a name absent from it needs no walk through every unit.
   bool mayBeNamed(StringRef Name);
-  /// readableUnit(U), checked once per unit.
-  DWARFUnit *readable(DWARFUnit *U);
-  DenseMap<DWARFUnit *, bool> Readable;
+  /// U when its DIEs may be read (DwarfIndex::readable: checked once).
+  DWARFUnit *readable(DWARFUnit *U) { return DI.index().readable(U); }
   /// A struct or union declared without members here, defined in another
   /// unit: the definition (found by tag and name, as gdb does); else T.
   DWARFDie completeType(DWARFDie T);
@@ -538,15 +537,6 @@ DwarfResolver::findEverywhere(DWARFUnit *Near,
   return Out;
 }
 
-DWARFUnit *DwarfResolver::readable(DWARFUnit *U) {
-  if (!U)
-    return nullptr;
-  auto [It, New] = Readable.try_emplace(U, false);
-  if (New)
-    It->second = readableUnit(U) != nullptr;
-  return It->second ? U : nullptr;
-}
-
 bool DwarfResolver::mayBeNamed(StringRef Name) {
   if (Name.size() < 8)
     return true;
@@ -628,11 +618,14 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
       // walked, and only when .debug_str can hold the name.
       std::string Short = lastNameComponent(Name).str();
       if (mayBeNamed(Short)) {
-        for (const std::unique_ptr<DWARFUnit> &U :
+        for (const std::unique_ptr<DWARFUnit> &Each :
              DI.dwarf().info_section_units()) {
+          DWARFUnit *U = readable(Each.get());
+          if (!U)
+            continue;
           std::set<uint64_t> Abstracts;
           for (const DWARFDebugInfoEntry &E : U->dies()) {
-            DWARFDie D(U.get(), &E);
+            DWARFDie D(U, &E);
             if (D.getTag() == dwarf::DW_TAG_subprogram &&
                 D.find(dwarf::DW_AT_inline) && D.getShortName() &&
                 Short == D.getShortName() &&
@@ -645,7 +638,7 @@ Expected<FunctionPlace> DwarfResolver::findFunction(StringRef Name,
           if (Abstracts.empty())
             continue;
           for (const DWARFDebugInfoEntry &E : U->dies()) {
-            DWARFDie D(U.get(), &E);
+            DWARFDie D(U, &E);
             if (D.getTag() != dwarf::DW_TAG_inlined_subroutine)
               continue;
             DWARFDie O = D.getAttributeValueAsReferencedDie(
@@ -835,7 +828,8 @@ DwarfResolver::lineAddresses(StringRef File, unsigned Line,
   std::vector<uint64_t> Starts;
   std::set<uint64_t> Blocks;
   for (auto [A, U] : Rows) {
-    DWARFDie B = innermostBlock(U, A);
+    // The units of the file were read to their unit DIE only.
+    DWARFDie B = readable(U) ? innermostBlock(U, A) : DWARFDie();
     if (B && !Blocks.insert(B.getOffset()).second)
       continue;
     uint64_t At = A;
@@ -2809,11 +2803,33 @@ Expected<SitePlan> DwarfResolver::plan(const Site &S) {
   return std::move(Plan);
 }
 
-} // namespace
+/// Resolve(), failing with DwarfUnitCheck's error when it needed a unit the
+/// check refused: that unit was left out (its DIEs would have been read
+/// past the section), so whatever Resolve() found without it may be wrong.
+/// The error points at the probe's binary (or kind), as the debug file's
+/// other refusals do.
+template <typename T>
+Expected<T> refusingCorrupt(DebugInfo &DI, const ProbeSpec *Spec,
+                            function_ref<Expected<T>()> Resolve) {
+  DwarfUnitCheck &Check = DI.index().check();
+  consumeError(Check.takeFailure()); // another resolution's
+  Expected<T> Result = Resolve();
+  if (Error E = Check.takeFailure()) {
+    if (!Result)
+      consumeError(Result.takeError());
+    std::string Msg = DI.debugPath() + ": " + toString(std::move(E));
+    if (!Spec)
+      return createStringError(inconvertibleErrorCode(), Msg);
+    return errorAt(isUserProbe(Spec->Kind) ? Spec->BinaryRange
+                                           : Spec->KindRange,
+                   Msg);
+  }
+  return Result;
+}
 
 Expected<std::vector<SitePlan>>
-resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
-                 std::vector<ResolveWarning> *Warnings) {
+resolveSites(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
+             std::vector<ResolveWarning> *Warnings) {
   DwarfResolver R(Spec, DI, ABI);
   auto Sites = R.sites();
   if (!Sites)
@@ -2870,6 +2886,15 @@ resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
   return std::move(Plans);
 }
 
+} // namespace
+
+Expected<std::vector<SitePlan>>
+resolveWithDwarf(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI,
+                 std::vector<ResolveWarning> *Warnings) {
+  return refusingCorrupt<std::vector<SitePlan>>(
+      DI, &Spec, [&] { return resolveSites(Spec, DI, ABI, Warnings); });
+}
+
 bool describesFunction(const ProbeSpec &Spec, DebugInfo &DI) {
   if (Spec.Place.Form != ProbePlace::SymbolOffset)
     return true;
@@ -2883,24 +2908,32 @@ bool describesFunction(const ProbeSpec &Spec, DebugInfo &DI) {
     DWARFUnit *U = DI.unitAt(S.Address);
     if (U && U->getSubroutineForAddress(S.Address))
       return true;
+    // A unit the check refused: resolveWithDwarf says so.
+    if (Error E = DI.index().check().takeFailure()) {
+      consumeError(std::move(E));
+      return true;
+    }
   }
   return !AnySymbol;
 }
 
 Expected<std::vector<SiteVariables>>
 listVariables(const ProbeSpec &Spec, DebugInfo &DI, const ArchABI &ABI) {
-  DwarfResolver R(Spec, DI, ABI);
-  auto Sites = R.sites();
-  if (!Sites)
-    return Sites.takeError();
-  std::vector<SiteVariables> Out;
-  for (const Site &S : *Sites)
-    Out.push_back({S.Where, S.Address, R.visible(S)});
-  return std::move(Out);
+  return refusingCorrupt<std::vector<SiteVariables>>(
+      DI, &Spec, [&]() -> Expected<std::vector<SiteVariables>> {
+        DwarfResolver R(Spec, DI, ABI);
+        auto Sites = R.sites();
+        if (!Sites)
+          return Sites.takeError();
+        std::vector<SiteVariables> Out;
+        for (const Site &S : *Sites)
+          Out.push_back({S.Where, S.Address, R.visible(S)});
+        return std::move(Out);
+      });
 }
 
-Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
-                                               DebugInfo &DI) {
+static Expected<std::vector<ProbeableLine>> linesOf(StringRef Function,
+                                                    DebugInfo &DI) {
   std::vector<ElfSymbol> Syms = DI.findSymbol(Function);
   llvm::erase_if(Syms, [](const ElfSymbol &S) { return !S.IsFunction; });
   if (Syms.empty())
@@ -2935,6 +2968,12 @@ Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
                        : ~0u,
                    Key.second, Key.first});
   return std::move(Out);
+}
+
+Expected<std::vector<ProbeableLine>> listLines(StringRef Function,
+                                               DebugInfo &DI) {
+  return refusingCorrupt<std::vector<ProbeableLine>>(
+      DI, nullptr, [&] { return linesOf(Function, DI); });
 }
 
 } // namespace bpfprobe

@@ -74,6 +74,7 @@
 /// register still holds the value.
 //===----------------------------------------------------------------------===//
 
+#include "Resolve/DwarfIndex.h"
 #include "Resolve/DwarfInternal.h"
 #include "Support/Error.h"
 #include "Target/ArchABI.h"
@@ -352,9 +353,11 @@ scanCallSites(const LocationContext &Ctx, DWARFDie F, uint64_t Entry,
   const ArchABI &ABI = *Ctx.ABI;
   DWARFContext *DC = Ctx.Dwarf;
   std::vector<DWARFUnit *> Units;
-  if (DC && DC->getNumCompileUnits() <= MaxScannedUnits) {
+  if (DC && Ctx.Index && DC->getNumCompileUnits() <= MaxScannedUnits) {
+    // Each unit checked before its DIEs are read (DwarfUnitCheck.h).
     for (const auto &CU : DC->info_section_units())
-      Units.push_back(CU.get());
+      if (DWARFUnit *U = Ctx.Index->readable(CU.get()))
+        Units.push_back(U);
   } else if (F.getDwarfUnit()) {
     Units.push_back(F.getDwarfUnit());
   }

@@ -10,6 +10,8 @@
 /// path reads DWARF, and only the DIEs' tags and names.
 //===----------------------------------------------------------------------===//
 
+#include "Resolve/DwarfIndex.h"
+#include "Resolve/DwarfUnitCheck.h"
 #include "Resolve/FileTrust.h"
 #include "Resolve/Resolver.h"
 
@@ -68,10 +70,16 @@ bool onlyInlined(const object::ObjectFile &Obj, StringRef Name) {
       Obj, DWARFContext::ProcessDebugRelocations::Ignore, nullptr, "",
       [](Error E) { consumeError(std::move(E)); },
       [](Error E) { consumeError(std::move(E)); });
+  // Each unit's DIE stream checked before LLVM extracts it, as the
+  // resolver's are (DwarfUnitCheck.h); a unit refused is not looked at.
+  DwarfUnitCheck Check(*Ctx);
   bool Abstract = false;
-  for (const auto &CU : Ctx->compile_units()) {
+  for (const auto &Each : Ctx->compile_units()) {
+    DWARFUnit *CU = readableUnit(Check.wholeUnit(Each.get()));
+    if (!CU)
+      continue;
     for (const DWARFDebugInfoEntry &Entry : CU->dies()) {
-      DWARFDie D(CU.get(), &Entry);
+      DWARFDie D(CU, &Entry);
       if (D.getTag() != dwarf::DW_TAG_subprogram)
         continue;
       const char *N = D.getShortName();

@@ -830,6 +830,7 @@ bpfprobe_object__attach(struct bpf_object *obj,
 			multi[multi_n++] = (struct bpfprobe_multi_site){
 				.site = i, .prog = c.plans[i].prog,
 				.path = c.plans[i].path,
+				.attach_path = c.plans[i].attach_path,
 				.offset = c.plans[i].file_offset,
 				.cookie = c.plans[i].site->cookie,
 				.ret = is_ret(c.plans[i].site),

@@ -47,20 +47,6 @@ BPFPROBE_HIDDEN bool bpfprobe_validate_opts(const char *opts, size_t opts_sz,
 #define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
 #endif
 
-/* ---- Paths another user may have influenced (TrustedPath.c) ---- */
-
-/**
- * 0 when \p path resolves to a file or directory that only root, the
- * effective user or \p also (-1: nobody else) can have written or replaced:
- * every component of the resolved path owned by one of them and not
- * writable by group or others (sticky directories above the end excepted).
- * The resolved path goes to \p resolved (PATH_MAX bytes, may be NULL): use
- * it, not \p path. Else -errno, and for -EPERM the reason in \p why.
- */
-BPFPROBE_HIDDEN int bpfprobe_trusted_path(const char *path, uid_t also,
-					  char *resolved, char *why,
-					  size_t why_sz);
-
 /* ---- Kernel (BuildId.c) ---- */
 
 /** "/sys", or $BPFPROBE_SYSFS_ROOT when the tests set it. */
@@ -165,7 +151,9 @@ BPFPROBE_HIDDEN bool bpfprobe_uses_multi(const struct bpf_program *prog);
 struct bpfprobe_multi_site {
 	size_t site;               /* index in the metadata */
 	struct bpf_program *prog;  /* the dispatcher */
-	const char *path;          /* the binary, as the attach opens it */
+	const char *path;          /* the binary, for messages */
+	const char *attach_path;   /* /proc/self/fd/N of the binary opened
+				    * once and checked (Attach.c) */
 	__u64 offset;              /* file offset */
 	__u64 cookie;
 	bool ret;                  /* a uretprobe */

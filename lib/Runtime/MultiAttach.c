@@ -175,7 +175,9 @@ static int multi_link(const struct bpfprobe_multi_site *sites, size_t cnt,
 	memset(&a, 0, sizeof(a));
 	a.prog_fd = bpf_program__fd(sites[0].prog);
 	a.attach_type = ATTACH_UPROBE_MULTI;
-	a.uprobe_multi.path = (__u64)(unsigned long)sites[0].path;
+	/* The descriptor the checks read, never the path again: a swap
+	 * between the check and the link cannot change the inode. */
+	a.uprobe_multi.path = (__u64)(unsigned long)sites[0].attach_path;
 	a.uprobe_multi.offsets = (__u64)(unsigned long)offs;
 	a.uprobe_multi.cookies = (__u64)(unsigned long)cookies;
 	a.uprobe_multi.cnt = (__u32)cnt;

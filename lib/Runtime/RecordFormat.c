@@ -286,10 +286,13 @@ int bpfprobe_record__format(const struct bpfprobe_meta *meta, const void *data,
 	unsigned int flags = OPTS_GET(opts, flags, 0);
 	unsigned int fields = OPTS_GET(opts, fields, 0) ?: BPFPROBE_FIELDS_ALL;
 	bool json = flags & BPFPROBE_FMT_JSON;
+	bool perf = flags & BPFPROBE_FMT_PERF_NAMES;
 	struct out o = { .buf = buf, .sz = buf_sz };
+	size_t label_len;
 
 	if (!meta || !data || !OPTS_VALID(opts, bpfprobe_format_opts) ||
-	    (flags & ~BPFPROBE_FMT_JSON) || (fields & ~BPFPROBE_FIELDS_ALL))
+	    (flags & ~(BPFPROBE_FMT_JSON | BPFPROBE_FMT_PERF_NAMES)) ||
+	    (fields & ~BPFPROBE_FIELDS_ALL))
 		return -EINVAL;
 	if (buf && buf_sz)
 		buf[0] = 0;
@@ -317,10 +320,19 @@ int bpfprobe_record__format(const struct bpfprobe_meta *meta, const void *data,
 	if (site->context_size)
 		bpfprobe_record__context(site, data, size, &ctx);
 
+	/* perf's name of the place: the label without "%return" or the copy. */
+	label_len = strlen(site->label);
+	if (perf) {
+		const char *in = strstr(site->label, " [in ");
+
+		label_len = in ? (size_t)(in - site->label) : label_len;
+		if (label_len >= 7 && !strncmp(site->label + label_len - 7, "%return", 7))
+			label_len -= 7;
+	}
 	slots = (const char *)data + head;
 	if (json) {
 		put(&o, "{\"type\":\"record\",\"probe\":");
-		put_str(&o, site->label, strlen(site->label), true);
+		put_str(&o, site->label, label_len, true);
 		put(&o, ",\"program\":");
 		put_str(&o, site->program, strlen(site->program), true);
 		if (site->context_size) {
@@ -334,10 +346,10 @@ int bpfprobe_record__format(const struct bpfprobe_meta *meta, const void *data,
 		put(&o, ",\"args\":{");
 	} else {
 		put_context(&o, &hdr, site->context_size ? &ctx : NULL, opts, fields);
-		put(&o, "%s", site->label);
+		put(&o, "%.*s", (int)label_len, site->label);
 	}
 	for (size_t i = 0; i < site->arg_cnt; i++) {
-		const char *label = site->arg_labels[i];
+		const char *label = perf ? site->args[i].name : site->arg_labels[i];
 
 		if (json) {
 			if (i)
@@ -371,7 +383,7 @@ int bpfprobe_record__format(const struct bpfprobe_meta *meta, const void *data,
 		put(&o, "}");
 		slots = (const char *)data + head;
 		for (size_t i = 0; i < site->arg_cnt; i++) {
-			const char *label = site->arg_labels[i];
+			const char *label = perf ? site->args[i].name : site->arg_labels[i];
 			__u64 len;
 
 			if (is_counted_string(site->args[i].type) &&

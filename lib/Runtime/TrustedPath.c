@@ -41,6 +41,21 @@ static bool trusted_owner(uid_t uid, uid_t also)
 	return uid == 0 || uid == geteuid() || (also != (uid_t)-1 && uid == also);
 }
 
+int bpfprobe_trusted_stat(const struct stat *st, const char *name, bool last,
+			  uid_t also, char *why, size_t why_sz)
+{
+	if (!trusted_owner(st->st_uid, also))
+		return why_not(why, why_sz, "'%s' is owned by uid %u, not by root or uid %u",
+			       name, (unsigned)st->st_uid, (unsigned)geteuid());
+	/* A sticky directory (/tmp) above the end: only an entry's owner
+	 * can replace it, and the next component's owner is checked. */
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) &&
+	    !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) && !last))
+		return why_not(why, why_sz, "'%s' is writable by its group or others (mode %04o)",
+			       name, (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
 /* One component: a real directory or file, a trusted owner, no foreign write. */
 static int check_component(const char *part, bool last, uid_t also, char *why,
 			   size_t why_sz)
@@ -50,17 +65,8 @@ static int check_component(const char *part, bool last, uid_t also, char *why,
 	if (lstat(part, &st))
 		return -errno;
 	if (S_ISLNK(st.st_mode)) /* replaced since realpath() resolved it */
-		return why_not(why, why_sz, "%s changed while it was checked", part);
-	if (!trusted_owner(st.st_uid, also))
-		return why_not(why, why_sz, "%s is owned by uid %u, not by root or uid %u",
-			       part, (unsigned)st.st_uid, (unsigned)geteuid());
-	/* A sticky directory (/tmp) above the end: only an entry's owner
-	 * can replace it, and the next component's owner is checked. */
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
-	    !(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) && !last))
-		return why_not(why, why_sz, "%s is writable by %s", part,
-			       st.st_mode & S_IWOTH ? "others" : "its group");
-	return 0;
+		return why_not(why, why_sz, "'%s' changed while it was checked", part);
+	return bpfprobe_trusted_stat(&st, part, last, also, why, why_sz);
 }
 
 int bpfprobe_trusted_path(const char *path, uid_t also, char *resolved,
