@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Resolve/DwarfUnitCheck.h"
+#include "Resolve/LLVMCompat.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -271,8 +272,9 @@ void DwarfUnitCheck::walk(DWARFUnit &U, bool UnitDieOnly, Walk &W) {
                   U.getUnitVector().getUnitForOffset(V.getRawUValue()))
             W.Refs.push_back(T);
         } else if (V.getForm() == dwarf::DW_FORM_ref_sig8) {
-          if (DWARFUnit *T = Ctx.getTypeUnitForHash(
-                  U.getVersion(), V.getRawUValue(), U.isDWOUnit()))
+          if (DWARFUnit *T = typeUnitForHash(Ctx, U.getVersion(),
+                                             V.getRawUValue(), U.isDWOUnit(),
+                                             0))
             W.Refs.push_back(T);
         }
       }

@@ -41,6 +41,19 @@ unwindTableFor(const llvm::dwarf::FDE &Fde) {
 #endif
 }
 
+/// The type unit of a DW_FORM_ref_sig8 hash. LLVM 19 also takes the unit's
+/// DWARF version; later releases do not: whichever signature this LLVM has.
+template <typename Context>
+auto typeUnitForHash(Context &Ctx, uint16_t Version, uint64_t Hash, bool IsDWO,
+                     int) -> decltype(Ctx.getTypeUnitForHash(Version, Hash, IsDWO)) {
+  return Ctx.getTypeUnitForHash(Version, Hash, IsDWO);
+}
+template <typename Context>
+auto typeUnitForHash(Context &Ctx, uint16_t, uint64_t Hash, bool IsDWO, long)
+    -> decltype(Ctx.getTypeUnitForHash(Hash, IsDWO)) {
+  return Ctx.getTypeUnitForHash(Hash, IsDWO);
+}
+
 } // namespace bpfprobe
 
 #endif
