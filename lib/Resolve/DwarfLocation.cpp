@@ -294,6 +294,23 @@ constexpr unsigned MaxBranchForks = 6;
 /// a DW_OP_bra on a run-time condition evaluates both paths to the end of
 /// the expression and joins their results with a Select; backward branches
 /// (loops) are refused.
+/// The operations decodeManually() decodes whatever LLVM's decoder does.
+static bool decodedManually(uint8_t Code) {
+  switch (Code) {
+  case dwarf::DW_OP_implicit_pointer:
+  case 0xf2: // DW_OP_GNU_implicit_pointer
+  case dwarf::DW_OP_const_type:
+  case 0xf4: // DW_OP_GNU_const_type
+  case dwarf::DW_OP_regval_type:
+  case 0xf5: // DW_OP_GNU_regval_type
+  case dwarf::DW_OP_deref_type:
+  case 0xf6: // DW_OP_GNU_deref_type
+    return true;
+  default:
+    return false;
+  }
+}
+
 class LocationEvaluator {
 public:
   LocationEvaluator(ArrayRef<uint8_t> Bytes, const LocationContext &Ctx,
@@ -366,7 +383,10 @@ Error LocationEvaluator::decode() {
     uint64_t Cur = Base;
     bool Resume = false;
     for (const DWARFExpression::Operation &Op : Expr) {
-      if (Op.isError()) {
+      // The operations decodeManually() knows are always decoded there:
+      // LLVM 19 refuses some and LLVM 22 decodes them (GCC's DW_OP_GNU_*
+      // among them) under their own codes, and the two must read alike.
+      if (Op.isError() || decodedManually(Op.getCode())) {
         if (Cur >= Bytes.size())
           return fail("malformed DWARF expression");
         auto End = decodeManually(Cur, Format);
