@@ -73,6 +73,7 @@ static struct {
 	unsigned int fields; /* --fields: enum bpfprobe_record_field */
 	bool json;
 	bool perf_names; /* --labels=perf */
+	const char *output; /* -o FILE */
 	bool force;
 	bool force_address;
 	bool dry_run;
@@ -174,6 +175,8 @@ static void usage(FILE *f)
 "                   from time,comm,pid,tid,cpu (default: all; --json\n"
 "                   always has all of them)\n"
 "  --json           print JSON lines instead of text\n"
+"  -o, --output FILE  write records, counts and bpf_printk lines to FILE\n"
+"                   (created or truncated); the command keeps its stdout\n"
 "  --labels=KIND    name record values as written in the spec ('written',\n"
 "                   the default: $retval, o->id) or as kprobe_events and\n"
 "                   perf probe -D name them ('perf': arg1, id), e.g. to pair\n"
@@ -575,6 +578,49 @@ struct command {
 	int status;
 };
 
+/* The stdout bpfprobe-run was given, for the command, when -o moved ours. */
+static int cmd_stdout = -1;
+
+/*
+ * -o FILE: records, counts and printk lines go to FILE; the command keeps
+ * the stdout it would have had. The file is opened without following a
+ * symbolic link and must be a regular file: a root run must not truncate
+ * what a link planted in /tmp points at (docs/security.md).
+ */
+static int redirect_output(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		err_msg("cannot write %s: %s%s\n", path, strerror(errno),
+			errno == ELOOP ? " (a symbolic link: name the file itself)" : "");
+		return EXIT_USAGE;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (st.st_uid != geteuid() && st.st_uid != 0)) {
+		err_msg("cannot write %s: %s\n", path,
+			!S_ISREG(st.st_mode) ? "not a regular file"
+					     : "owned by another user");
+		close(fd);
+		return EXIT_USAGE;
+	}
+	if (ftruncate(fd, 0)) {
+		err_msg("cannot truncate %s: %s\n", path, strerror(errno));
+		close(fd);
+		return EXIT_USAGE;
+	}
+	fflush(stdout);
+	cmd_stdout = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (dup2(fd, 1) < 0) {
+		err_msg("cannot write %s: %s\n", path, strerror(errno));
+		close(fd);
+		return EXIT_ERROR;
+	}
+	close(fd);
+	return -1;
+}
+
 static int command_fork(struct command *c, char **argv)
 {
 	int go[2], ex[2];
@@ -590,6 +636,9 @@ static int command_fork(struct command *c, char **argv)
 
 		/* Ctrl-C before the exec ends the child as it would the command. */
 		restore_signals();
+		/* -o FILE: the command's stdout is the one bpfprobe-run got. */
+		if (cmd_stdout >= 0 && dup2(cmd_stdout, 1) < 0)
+			_exit(127);
 		close(go[1]);
 		close(ex[0]);
 		/* Wait until every site is attached; EOF means give up. */
@@ -1220,6 +1269,7 @@ static int parse_args(int argc, char **argv)
 		{ "time", required_argument, NULL, 'T' },
 		{ "fields", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "labels", required_argument, NULL, 'W' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "force-address", no_argument, NULL, 'A' },
@@ -1258,7 +1308,7 @@ static int parse_args(int argc, char **argv)
 		}
 		opt.cmd = argv + dd + 1;
 	}
-	while ((c = getopt_long(dd, argv, "vhe:L:V:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(dd, argv, "vhe:L:V:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': {
 			struct num_opt o = { "--pid", "a process id", 1, pid_max() - 1,
@@ -1288,6 +1338,7 @@ static int parse_args(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'j': opt.json = true; break;
+		case 'o': opt.output = optarg; break;
 		case 'W':
 			if (strcmp(optarg, "written") && strcmp(optarg, "perf")) {
 				err_msg("--labels wants 'written' or 'perf', got '%s'\n", optarg);
@@ -1848,6 +1899,8 @@ int main(int argc, char **argv)
 		return ret;
 	libbpf_set_print(libbpf_print);
 	bpfprobe_set_print(runtime_print);
+	if (opt.output && (ret = redirect_output(opt.output)) >= 0)
+		return ret;
 	ret = run_without_loading();
 	if (ret >= 0)
 		return ret;
