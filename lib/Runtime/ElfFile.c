@@ -432,7 +432,8 @@ static int index_symbols(struct bpfprobe_elf *e)
 			}
 		}
 	}
-	qsort(e->syms, e->sym_cnt, sizeof(*e->syms), by_name);
+	if (e->sym_cnt > 1) /* qsort(NULL, 0) is undefined */
+		qsort(e->syms, e->sym_cnt, sizeof(*e->syms), by_name);
 	return 0;
 }
 

@@ -814,7 +814,8 @@ static int check_record_ids(struct bpfprobe_meta *meta)
 		if (meta->sites[i].has_record_id)
 			meta->by_id[meta->by_id_cnt++] =
 				(struct record_key){ meta->sites[i].record_id, i };
-	qsort(meta->by_id, meta->by_id_cnt, sizeof(*meta->by_id), by_record_id);
+	if (meta->by_id_cnt > 1) /* qsort(NULL, 0) is undefined */
+		qsort(meta->by_id, meta->by_id_cnt, sizeof(*meta->by_id), by_record_id);
 	for (size_t k = 1, first = 0; k < meta->by_id_cnt; k++) {
 		const struct bpfprobe_site *a, *b;
 

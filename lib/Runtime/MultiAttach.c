@@ -194,7 +194,8 @@ void bpfprobe_multi_attach(struct bpfprobe_multi_site *sites, size_t cnt,
 			   int pid, int *fds, size_t *fd_cnt, int *errs)
 {
 	*fd_cnt = 0;
-	qsort(sites, cnt, sizeof(*sites), by_link);
+	if (cnt > 1) /* qsort(NULL, 0) is undefined */
+		qsort(sites, cnt, sizeof(*sites), by_link);
 	for (size_t i = 0, j; i < cnt; i = j) {
 		int fd;
 

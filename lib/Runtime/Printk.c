@@ -761,7 +761,8 @@ int bpfprobe_printk__read(struct bpfprobe_printk *p)
 			}
 		}
 	}
-	qsort(p->pend, p->pend_cnt, sizeof(*p->pend), by_time);
+	if (p->pend_cnt > 1) /* qsort(NULL, 0) is undefined */
+		qsort(p->pend, p->pend_cnt, sizeof(*p->pend), by_time);
 	for (size_t i = 0; i < p->pend_cnt; i++)
 		deliver(p, &p->pend[i]);
 	return (int)(p->lines - before);
