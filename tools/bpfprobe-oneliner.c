@@ -634,6 +634,12 @@ static char *make_manifest(char **specs, size_t n, const struct oneliner_opts *o
 	fprintf(m, "clang-version %s\n", clang_version);
 	put_identity(m, "clang", clang);
 	put_identity(m, "plugin", plugin);
+	/* libbpfprobe.so is a loader; the plugin proper is the front end
+	 * beside it (plugin/Loader.cpp): a new front end, a new object. */
+	snprintf(hdr, sizeof(hdr), "%.*s/libbpfprobe-frontend.so",
+		 (int)(strrchr(plugin, '/') ? strrchr(plugin, '/') - plugin : 1),
+		 strrchr(plugin, '/') ? plugin : ".");
+	put_identity(m, "frontend", hdr);
 	snprintf(hdr, sizeof(hdr), "%s/bpfprobe/bpfprobe.h", inc);
 	if (!stat(hdr, &st))
 		fprintf(m, "include %s mtime %lld.%09ld\n", inc, (long long)st.st_mtim.tv_sec,

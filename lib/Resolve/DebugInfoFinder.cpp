@@ -13,6 +13,7 @@
 #include "Resolve/DebugInfoFinder.h"
 #include "Resolve/FileTrust.h"
 #include "Resolve/Resolver.h"
+#include "Support/BinarySearch.h"
 #include "Support/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -822,10 +823,51 @@ Finder::finish(std::unique_ptr<DebugInfo> DI, OwnedObject Debug,
   return std::move(DI);
 }
 
-Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
-  if (Target.empty())
+/// A bare binary name ("libc.so.6", "server") as the runtime looks for it
+/// (Support/BinarySearch.h): a library in $LD_LIBRARY_PATH and the
+/// loader's directories, anything else in $PATH. Else the error, which
+/// says where it looked and, when the name is a file here, how to name it.
+static Expected<std::string> findBareBinary(StringRef Target) {
+  bool Lib = Target.contains(".so");
+  std::string Dirs;
+  if (Lib) {
+    if (std::optional<std::string> L = sys::Process::GetEnv("LD_LIBRARY_PATH"))
+      Dirs = *L + ":";
+    Dirs += BPFPROBE_LIBRARY_DIRS;
+  } else if (std::optional<std::string> P = sys::Process::GetEnv("PATH")) {
+    Dirs = *P;
+  }
+  SmallVector<StringRef, 16> Parts;
+  StringRef(Dirs).split(Parts, ':', -1, false);
+  for (StringRef D : Parts) {
+    SmallString<256> Cand(D);
+    sys::path::append(Cand, Target);
+    if (sys::fs::is_regular_file(Cand) &&
+        (Lib || sys::fs::can_execute(Cand)))
+      return std::string(Cand);
+  }
+  std::string Msg = "binary '" + Target.str() + "' not found in " +
+                    (Lib ? "$LD_LIBRARY_PATH or the loader's directories"
+                         : "$PATH") +
+                    " (a name without '/' is looked for as perf and the "
+                    "shell look for it)";
+  if (sys::fs::exists(Target))
+    Msg += "; to probe the file here, write './" + Target.str() + "'";
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Spelled) {
+  if (Spelled.empty())
     return fail("no probe target: expected the path of the probed "
                 "binary");
+  std::string Found = Spelled.str();
+  if (!Spelled.contains('/')) {
+    Expected<std::string> Path = findBareBinary(Spelled);
+    if (!Path)
+      return fail(toString(Path.takeError()));
+    Found = *Path;
+  }
+  StringRef Target = Found;
   auto DI = std::make_unique<DebugInfo>();
   DI->TargetPath = Target.str();
   OpenedFile TargetFacts;

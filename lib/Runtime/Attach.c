@@ -38,6 +38,7 @@
  * otherwise each attaches as a perf-event uprobe with its cookie.
  */
 #include "Internal.h"
+#include "Support/BinarySearch.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -197,8 +198,7 @@ static int open_binary(const char *target, struct stat *st)
 		const char *env = getenv(lib ? "LD_LIBRARY_PATH" : "PATH");
 
 		if (search_path(env, target, found) ||
-		    (lib && search_path("/usr/lib64:/usr/lib:/lib64:/lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu:/usr/lib/aarch64-linux-gnu",
-					target, found)))
+		    (lib && search_path(BPFPROBE_LIBRARY_DIRS, target, found)))
 			path = found;
 		else
 			return -ENOENT;
@@ -268,10 +268,17 @@ static int check_user_site(struct attach_ctx *c, struct plan *p)
 	if (b->err == -ENOENT || b->err == -ENOTDIR) {
 		if (!getcwd(cwd, sizeof(cwd)))
 			strcpy(cwd, "?");
+		if (!strchr(s->target, '/'))
+			return refuse(c, s, false, NULL, -ENOENT,
+				      "binary '%s' not found in %s (a name without '/' is looked for as perf and the shell look for it)%s%s%s",
+				      s->target,
+				      strstr(s->target, ".so") ? "$LD_LIBRARY_PATH or the loader's directories" : "$PATH",
+				      access(s->target, F_OK) ? "" : "; to probe the file here, write './",
+				      access(s->target, F_OK) ? "" : s->target,
+				      access(s->target, F_OK) ? "" : "' in the spec");
 		return refuse(c, s, false, NULL, -ENOENT,
-			      "binary '%s' not found (looked %s%s); run from the directory the probe's path is relative to, or rebuild the probe with the binary's current path",
-			      s->target, strchr(s->target, '/') ? "relative to " : "in PATH/library directories",
-			      strchr(s->target, '/') ? cwd : "");
+			      "binary '%s' not found (looked relative to %s); run from the directory the probe's path is relative to, or rebuild the probe with the binary's current path",
+			      s->target, cwd);
 	}
 	if (b->err == -ENOEXEC || b->err == -EBADMSG)
 		return refuse(c, s, false, NULL, -ENOEXEC, "'%s' (%s) is not an ELF binary",
