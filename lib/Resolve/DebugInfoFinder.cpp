@@ -856,18 +856,10 @@ static Expected<std::string> findBareBinary(StringRef Target) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
-Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Spelled) {
-  if (Spelled.empty())
+Expected<std::unique_ptr<DebugInfo>> Finder::findUser(StringRef Target) {
+  if (Target.empty())
     return fail("no probe target: expected the path of the probed "
                 "binary");
-  std::string Found = Spelled.str();
-  if (!Spelled.contains('/')) {
-    Expected<std::string> Path = findBareBinary(Spelled);
-    if (!Path)
-      return fail(toString(Path.takeError()));
-    Found = *Path;
-  }
-  StringRef Target = Found;
   auto DI = std::make_unique<DebugInfo>();
   DI->TargetPath = Target.str();
   OpenedFile TargetFacts;
@@ -1177,7 +1169,17 @@ Expected<DebugInfo *> DebugInfoCache::get(StringRef Target, bool Kernel) {
   auto It = Opened.find(Key);
   if (It != Opened.end())
     return It->second.get();
-  auto DI = findDebugInfo(Target, Kernel, Opts);
+  // A spec's bare name: the file the runtime will find (findBareBinary).
+  std::string Path = Target.str();
+  if (!Kernel && !Target.empty() && !Target.contains('/')) {
+    Expected<std::string> Found = findBareBinary(Target);
+    if (!Found) {
+      Opened[Key] = nullptr;
+      return fail(toString(Found.takeError()));
+    }
+    Path = *Found;
+  }
+  auto DI = findDebugInfo(Path, Kernel, Opts);
   if (!DI) {
     Opened[Key] = nullptr;
     return DI.takeError();
@@ -1194,7 +1196,17 @@ DebugInfo *DebugInfoCache::find(StringRef Target, bool Kernel) {
     return nullptr;
   FinderOptions Quiet = Opts;
   Quiet.UseDebuginfod = false;
-  auto DI = findDebugInfo(Target, Kernel, Quiet);
+  std::string Path = Target.str();
+  if (!Kernel && !Target.empty() && !Target.contains('/')) {
+    Expected<std::string> Found = findBareBinary(Target);
+    if (!Found) {
+      consumeError(Found.takeError());
+      NotFound.insert(Key);
+      return nullptr;
+    }
+    Path = *Found;
+  }
+  auto DI = findDebugInfo(Path, Kernel, Quiet);
   if (!DI) {
     consumeError(DI.takeError());
     NotFound.insert(Key);
