@@ -485,6 +485,26 @@ static int load_object(struct bpf_object *obj, const struct bpfprobe_meta *meta)
 		return EXIT_OK;
 	if (err == -LIBBPF_ERRNO__VERIFY)
 		return EXIT_VERIFIER;
+	if (err == -EPERM && have_bpf_caps()) {
+		/* Root's privileges and still EPERM: not a privilege the user
+		 * lacks, but something the kernel does not do (fentry/fexit
+		 * without BPF trampolines), or a lockdown. */
+		const struct bpfprobe_site *tramp = NULL;
+
+		for (size_t i = 0; i < bpfprobe_meta__site_cnt(meta) && !tramp; i++) {
+			const struct bpfprobe_site *s = bpfprobe_meta__site(meta, i);
+
+			if (s->kind == BPFPROBE_FENTRY || s->kind == BPFPROBE_FEXIT)
+				tramp = s;
+		}
+		if (tramp)
+			err_msg("loading %s: the kernel refused '%s' (%s) with EPERM although this process has root's BPF privileges: it has no BPF trampolines for fentry/fexit (they need CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS), or forbids them; probe the same place with kprobe/ or kretprobe/\n",
+				opt.obj_path, tramp->program, tramp->spec);
+		else
+			err_msg("loading %s: the kernel refused it with EPERM although this process has root's BPF privileges (a lockdown, or a raised memlock limit needed: -v shows libbpf's log)\n",
+				opt.obj_path);
+		return EXIT_NO_SUPPORT;
+	}
 	if (err == -EPERM) {
 		err_msg("loading %s: %s; it needs root, or CAP_BPF and CAP_PERFMON\n",
 			opt.obj_path, strerror(-err));
