@@ -9,6 +9,7 @@
 
 #include "Resolve/FileTrust.h"
 #include "Support/Error.h"
+#include "Support/FileRules.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
@@ -28,21 +29,6 @@ namespace bpfprobe {
 
 namespace {
 
-/// What a file of Mode is when it is not a regular file.
-const char *fileType(mode_t Mode) {
-  if (S_ISFIFO(Mode))
-    return "a FIFO";
-  if (S_ISCHR(Mode))
-    return "a character device";
-  if (S_ISBLK(Mode))
-    return "a block device";
-  if (S_ISDIR(Mode))
-    return "a directory";
-  if (S_ISSOCK(Mode))
-    return "a socket";
-  return "not a regular file";
-}
-
 /// Closes a descriptor on every path out.
 struct FdCloser {
   int Fd;
@@ -51,12 +37,6 @@ struct FdCloser {
       ::close(Fd);
   }
 };
-
-/// Whose files and directories are trusted: root, the effective user, the
-/// probed binary's owner.
-bool trustedOwner(uid_t Uid, uid_t TargetOwner) {
-  return Uid == 0 || Uid == ::geteuid() || Uid == TargetOwner;
-}
 
 std::string ownerReason(uid_t Uid) {
   return "owned by uid " + std::to_string(Uid) +
@@ -89,7 +69,7 @@ Expected<OpenedFile> openRegularFile(StringRef Path) {
     return fail("cannot read its status: " +
                 std::error_code(errno, std::generic_category()).message());
   if (!S_ISREG(St.st_mode))
-    return fail(Twine("is ") + fileType(St.st_mode) + ", not an ELF file");
+    return fail(Twine("is ") + bpfprobe_file_type(St.st_mode) + ", not an ELF file");
 
   OpenedFile F;
   F.Owner = St.st_uid;
@@ -111,9 +91,13 @@ Expected<OpenedFile> openRegularFile(StringRef Path) {
 }
 
 std::string distrustReason(const OpenedFile &File, uid_t TargetOwner) {
-  if (!trustedOwner(File.Owner, TargetOwner))
+  // The rule of Support/FileRules.h, the runtime's too.
+  enum bpfprobe_trust T = bpfprobe_trust_rule(File.Owner, File.Mode,
+                                              /*last=*/true, ::geteuid(),
+                                              TargetOwner);
+  if (T == BPFPROBE_FOREIGN_OWNER)
     return ownerReason(File.Owner);
-  if (File.Mode & (S_IWGRP | S_IWOTH))
+  if (T == BPFPROBE_FOREIGN_WRITE)
     return std::string("writable by ") +
            ((File.Mode & S_IWOTH) ? "others" : "its group") + " (mode " +
            octal(File.Mode) + ")";
@@ -127,9 +111,12 @@ std::string distrustReason(const OpenedFile &File, uid_t TargetOwner) {
       return ("directory " + Dir + " cannot be checked: " +
               std::error_code(errno, std::generic_category()).message())
           .str();
-    if (!trustedOwner(St.st_uid, TargetOwner))
+    enum bpfprobe_trust T = bpfprobe_trust_rule(St.st_uid, St.st_mode,
+                                                /*last=*/false, ::geteuid(),
+                                                TargetOwner);
+    if (T == BPFPROBE_FOREIGN_OWNER)
       return ("directory " + Dir + " is " + ownerReason(St.st_uid)).str();
-    if ((St.st_mode & (S_IWGRP | S_IWOTH)) && !(St.st_mode & S_ISVTX))
+    if (T == BPFPROBE_FOREIGN_WRITE)
       return ("directory " + Dir + " is writable by " +
               ((St.st_mode & S_IWOTH) ? "others" : "its group") +
               " and not sticky (mode " + octal(St.st_mode) + ")")

@@ -7,6 +7,7 @@
  * raw notes, and a symbol's address, size and file offset for uprobes.
  */
 #include "Internal.h"
+#include "Support/FileRules.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -96,23 +97,6 @@ int bpfprobe_open_file(const char *path, struct stat *st)
 		return err;
 	}
 	return fd;
-}
-
-const char *bpfprobe_file_type(mode_t mode)
-{
-	if (S_ISREG(mode))
-		return NULL;
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
 }
 
 struct bpfprobe_elf *bpfprobe_elf_open_fd(int fd)

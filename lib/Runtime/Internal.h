@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "Support/FileRules.h"
+
 #define BPFPROBE_HIDDEN __attribute__((visibility("hidden")))
 
 /* ---- Messages (Print.c) ---- */
@@ -192,9 +194,7 @@ struct bpfprobe_elf;
  * or -errno.
  */
 BPFPROBE_HIDDEN int bpfprobe_open_file(const char *path, struct stat *st);
-/** What a file of \p mode is ("a FIFO", "a character device", "a
- *  directory", ...) when it is not a regular file; NULL for a regular one. */
-BPFPROBE_HIDDEN const char *bpfprobe_file_type(mode_t mode);
+/* bpfprobe_file_type(): Support/FileRules.h. */
 
 /** Opens an ELF file (a regular one: anything else is ENOEXEC) or wraps a
  *  buffer (not copied); NULL + errno. */

@@ -36,24 +36,19 @@ static int why_not(char *why, size_t why_sz, const char *fmt, ...)
 	return -EPERM;
 }
 
-static bool trusted_owner(uid_t uid, uid_t also)
-{
-	return uid == 0 || uid == geteuid() || (also != (uid_t)-1 && uid == also);
-}
-
 int bpfprobe_trusted_stat(const struct stat *st, const char *name, bool last,
 			  uid_t also, char *why, size_t why_sz)
 {
-	if (!trusted_owner(st->st_uid, also))
+	switch (bpfprobe_trust_rule(st->st_uid, st->st_mode, last, geteuid(), also)) {
+	case BPFPROBE_FOREIGN_OWNER:
 		return why_not(why, why_sz, "'%s' is owned by uid %u, not by root or uid %u",
 			       name, (unsigned)st->st_uid, (unsigned)geteuid());
-	/* A sticky directory (/tmp) above the end: only an entry's owner
-	 * can replace it, and the next component's owner is checked. */
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) &&
-	    !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) && !last))
+	case BPFPROBE_FOREIGN_WRITE:
 		return why_not(why, why_sz, "'%s' is writable by its group or others (mode %04o)",
 			       name, (unsigned)(st->st_mode & 07777));
-	return 0;
+	default:
+		return 0;
+	}
 }
 
 /* One component: a real directory or file, a trusted owner, no foreign write. */
