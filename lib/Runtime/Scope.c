@@ -265,11 +265,17 @@ void bpfprobe_scope__free(struct bpfprobe_scope *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < 2; i++) {
+	int events[2];
+	size_t n = 0;
+
+	/* Each tracepoint event's close waits for a grace period (about
+	 * 80 ms here): the two wait at once (MultiAttach.c). */
+	for (int i = 0; i < 2; i++)
 		if (s->event_fd[i] >= 0)
-			close(s->event_fd[i]);
+			events[n++] = s->event_fd[i];
+	bpfprobe_detach_all(NULL, 0, events, n);
+	for (int i = 0; i < 2; i++)
 		if (s->prog_fd[i] >= 0)
 			close(s->prog_fd[i]);
-	}
 	free(s);
 }
